@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from './support/fixtures';
+
+const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+
+test('the first screen shows app info read over the contract, and main’s heartbeat', async ({ scribe }) => {
+  const { page } = scribe;
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(message.text());
+  });
+
+  const modeWords = scribe.target === 'browser' ? 'browser mode' : 'desktop app';
+  await expect(page.getByTestId('app-info')).toHaveText(`Ambient Scribe ${version} · ${modeWords}`);
+  await expect(page.getByTestId('data-directory')).toContainText(scribe.dataDir);
+  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByRole('heading', { name: 'Set up the documentation service' })).toBeVisible();
+  await expect(page.getByRole('note')).toContainText('Demo mode');
+
+  // Events flow from main: the heartbeat number moves on.
+  const first = await page.getByTestId('heartbeat').textContent();
+  await expect(page.getByTestId('heartbeat')).not.toHaveText(first ?? '', { timeout: 10_000 });
+
+  await page.screenshot({ path: `e2e/artifacts/first-screen-${scribe.target}.png`, fullPage: true });
+  // No CSP violation or script error on the way.
+  expect(problems).toEqual([]);
+});
+
+test('a setting changed in the UI survives a restart of the app', async ({ scribe }) => {
+  let page = scribe.page;
+  await page.getByLabel('A documentation service at this address').check();
+  await page.getByLabel('Service URL').fill('http://scribe.example.org');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(/^Service URL must be a full https:\/\/ address/)).toBeVisible();
+  await expect(page.getByLabel('Service URL')).toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByLabel('Service URL').fill('https://scribe.example.org');
+  await page.getByLabel('Partner ID').fill('clinic7');
+  await page.getByLabel('Sign-in model').selectOption('single_auth_token');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('save-state')).toHaveText('Saved.');
+  // Not the demo any more: the banner goes.
+  await expect(page.getByRole('note')).toHaveCount(0);
+
+  page = await scribe.restart();
+
+  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByLabel('Service URL')).toHaveValue('https://scribe.example.org');
+  await expect(page.getByLabel('Partner ID')).toHaveValue('clinic7');
+  await expect(page.getByLabel('Sign-in model')).toHaveValue('single_auth_token');
+});
+
+test('a page without the launch key is refused', async ({ scribe, browser }) => {
+  test.skip(scribe.target !== 'browser', 'only browser mode serves pages over loopback HTTP');
+  const { host, page } = scribe;
+  // The key left the address bar once it was traded for the cookie.
+  expect(page.url()).toBe(`${host!.origin}/`);
+
+  const stranger = await browser.newContext();
+  const tab = await stranger.newPage();
+  const bare = await tab.goto(`${host!.origin}/`);
+  expect(bare?.status()).toBe(403);
+  await expect(tab.getByRole('heading')).toHaveText("This page needs the app's launch address");
+  const guessed = await tab.goto(`${host!.origin}/?key=guess`);
+  expect(guessed?.status()).toBe(403);
+
+  // A page of another origin on this machine cannot open the contract socket either.
+  const foreign = await stranger.newPage();
+  await foreign.goto('about:blank');
+  const opened = await foreign.evaluate(
+    (url) =>
+      new Promise<boolean>((resolve) => {
+        const socket = new WebSocket(url);
+        socket.onopen = () => resolve(true);
+        socket.onerror = () => resolve(false);
+      }),
+    `${host!.origin.replace('http', 'ws')}/contract`,
+  );
+  expect(opened).toBe(false);
+  await stranger.close();
+});

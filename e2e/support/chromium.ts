@@ -1,0 +1,22 @@
+import { existsSync } from 'node:fs';
+
+/**
+ * Which Chromium drives the browser-mode tests: CHROMIUM_PATH, else Debian's /usr/bin/chromium,
+ * else Playwright's own download (never fetched by this project; see README).
+ */
+export function chromiumExecutable(): string | undefined {
+  if (process.env.CHROMIUM_PATH) return process.env.CHROMIUM_PATH;
+  return existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+}
+
+/** Flags for a machine whose network is closed (no sync, no update checks, no QUIC probes). */
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+];

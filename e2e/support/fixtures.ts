@@ -1,0 +1,97 @@
+import { test as base, _electron, chromium, type Browser, type Page } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startHostProcess, type HostProcess } from './browser-host-process';
+import { CHROMIUM_FLAGS, chromiumExecutable } from './chromium';
+
+export type Target = 'browser' | 'electron';
+
+/** The running app as a test sees it, whichever target runs it. */
+export interface ScribeApp {
+  target: Target;
+  page: Page;
+  dataDir: string;
+  /** Stops the app (host process or Electron) and starts it again on the same data directory. */
+  restart(): Promise<Page>;
+  /** Browser mode only: the page origin and the launch address. */
+  host?: HostProcess;
+}
+
+/** Chosen per Playwright project: the same specs run against browser mode and Electron. */
+export interface ScribeTestOptions {
+  target: Target;
+}
+
+interface WorkerFixtures extends ScribeTestOptions {
+  browser: Browser;
+}
+
+export const test = base.extend<{ scribe: ScribeApp }, WorkerFixtures>({
+  target: ['browser', { option: true, scope: 'worker' }],
+
+  browser: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form.
+    async ({}, use) => {
+      const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_FLAGS });
+      await use(browser);
+      await browser.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  scribe: async ({ target, browser }, use) => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'scribe-e2e-'));
+    const app = target === 'browser' ? await browserModeApp(browser, dataDir) : await electronApp(dataDir);
+    await use(app.scribe);
+    await app.close();
+    await rm(dataDir, { recursive: true, force: true });
+  },
+});
+
+export { expect } from '@playwright/test';
+
+async function browserModeApp(browser: Browser, dataDir: string) {
+  const context = await browser.newContext();
+  let host = await startHostProcess(dataDir);
+  const page = await context.newPage();
+  await page.goto(host.launchUrl);
+  const scribe: ScribeApp = {
+    target: 'browser',
+    page,
+    dataDir,
+    host,
+    async restart() {
+      await host.stop();
+      host = await startHostProcess(dataDir);
+      scribe.host = host;
+      // A new launch has a new key: open the new address, as a person would.
+      await page.goto(host.launchUrl);
+      return page;
+    },
+  };
+  return {
+    scribe,
+    close: async () => {
+      await context.close();
+      await host.stop();
+    },
+  };
+}
+
+async function electronApp(dataDir: string) {
+  const launch = () => _electron.launch({ args: ['.'], env: { ...process.env, SCRIBE_DATA_DIR: dataDir } });
+  let app = await launch();
+  const scribe: ScribeApp = {
+    target: 'electron',
+    page: await app.firstWindow(),
+    dataDir,
+    async restart() {
+      await app.close();
+      app = await launch();
+      scribe.page = await app.firstWindow();
+      return scribe.page;
+    },
+  };
+  return { scribe, close: () => app.close() };
+}

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// `npm test`: build, lint, type-check, unit tests (Vitest) and end-to-end tests (Playwright), all
+// of them even when one fails, then one closing line `N passed, N failed[, N skipped]` that adds up
+// every runner. Lint and the type-check count as one check each; the build is a prerequisite of the
+// end-to-end tests and counts as one check too.
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const RESULTS = '.test-results';
+rmSync(RESULTS, { recursive: true, force: true });
+mkdirSync(RESULTS, { recursive: true });
+
+const tally = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+
+function run(title, command, args) {
+  console.log(`\n=== ${title}: ${[command, ...args].join(' ')}`);
+  const started = Date.now();
+  const { status } = spawnSync(command, args, { stdio: 'inherit', env: process.env });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return { ok: status === 0, seconds };
+}
+
+function check(title, command, args) {
+  const { ok, seconds } = run(title, command, args);
+  tally[ok ? 'passed' : 'failed'] += 1;
+  lines.push(`${title}: ${ok ? 'passed' : 'FAILED'} (${seconds} s)`);
+  return ok;
+}
+
+function readJson(path) {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+const built = check('build', 'npx', ['electron-vite', 'build']);
+check('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
+check('format', 'npx', ['prettier', '--check', '.']);
+check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+
+{
+  const { ok, seconds } = run('unit (vitest)', 'npx', [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${RESULTS}/vitest.json`,
+  ]);
+  const report = readJson(`${RESULTS}/vitest.json`);
+  if (report) {
+    const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+    tally.passed += report.numPassedTests;
+    tally.failed += report.numFailedTests;
+    tally.skipped += skipped;
+    // A suite that fails to load has no failed test but is a failure all the same.
+    if (!ok && report.numFailedTests === 0) tally.failed += 1;
+    lines.push(
+      `unit (vitest): ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped (${seconds} s)`,
+    );
+  } else {
+    tally.failed += 1;
+    lines.push(`unit (vitest): FAILED without a report (${seconds} s)`);
+  }
+}
+
+if (built) {
+  const { ok, seconds } = run('end-to-end (playwright)', 'npx', ['playwright', 'test']);
+  const stats = readJson(`${RESULTS}/playwright.json`)?.stats;
+  if (stats) {
+    const passed = stats.expected + stats.flaky;
+    tally.passed += passed;
+    tally.failed += stats.unexpected;
+    tally.skipped += stats.skipped;
+    if (!ok && stats.unexpected === 0) tally.failed += 1;
+    lines.push(
+      `end-to-end (playwright): ${passed} passed, ${stats.unexpected} failed, ${stats.skipped} skipped (${seconds} s)`,
+    );
+  } else {
+    tally.failed += 1;
+    lines.push(`end-to-end (playwright): FAILED without a report (${seconds} s)`);
+  }
+} else {
+  tally.failed += 1;
+  lines.push('end-to-end (playwright): not run, the build failed');
+}
+
+console.log('\n=== Summary');
+for (const line of lines) console.log(line);
+const skipped = tally.skipped > 0 ? `, ${tally.skipped} skipped` : '';
+console.log(`${tally.passed} passed, ${tally.failed} failed${skipped}`);
+process.exit(tally.failed === 0 ? 0 : 1);

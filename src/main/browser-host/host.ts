@@ -1,0 +1,110 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { type FastifyReply } from 'fastify';
+import { RENDERER_CSP } from '../../shared/csp';
+import type { AppCore } from '../core/app-core';
+import type { Logger } from '../core/ports';
+import { createLaunchKey, type LaunchKey } from './launch-key';
+import { serveContractOverSocket } from './socket-transport';
+
+export interface BrowserHostOptions {
+  core: AppCore;
+  /** The built renderer (electron-vite's out/renderer). */
+  rendererDir: string;
+  /** 0 picks a free port. */
+  port: number;
+  log: Logger;
+  launchKey?: LaunchKey;
+}
+
+export interface BrowserHost {
+  /** The address to open: carries the launch key once. */
+  readonly launchUrl: string;
+  /** The page's origin, e.g. http://127.0.0.1:5123. */
+  readonly origin: string;
+  close(): Promise<void>;
+}
+
+export const CONTRACT_SOCKET_PATH = '/contract';
+const MAX_CONTRACT_FRAME_BYTES = 1024 * 1024;
+
+/**
+ * Browser mode: serves the built renderer on 127.0.0.1 and carries the contract over a loopback
+ * WebSocket. Every request must come to our own host name (no DNS rebinding) and carry the
+ * launch cookie; the socket must also come from our own origin.
+ */
+export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
+  const launchKey = options.launchKey ?? createLaunchKey();
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+  let origin = '';
+  let cookieName = '';
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_CONTRACT_FRAME_BYTES } });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Content-Security-Policy', `${RENDERER_CSP}; frame-ancestors 'none'`);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cache-Control', 'no-store');
+
+    if (!isOwnHost(request.headers.host, origin)) return refuse(reply, 421, 'wrong host');
+
+    const { key } = request.query as { key?: unknown };
+    if (request.url.startsWith('/?') && key !== undefined) {
+      if (!launchKey.matchesKey(key)) return refuse(reply, 403, 'wrong key');
+      // Trade the key for a cookie and drop it from the address bar.
+      reply.setCookie(cookieName, launchKey.sessionToken, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'strict',
+      });
+      return reply.redirect('/', 303);
+    }
+    if (!launchKey.matchesSessionToken(request.cookies[cookieName])) {
+      return refuse(reply, 403, 'no key');
+    }
+    if (request.url.startsWith(CONTRACT_SOCKET_PATH) && request.headers.origin !== origin) {
+      return refuse(reply, 403, 'foreign origin');
+    }
+  });
+
+  app.get(CONTRACT_SOCKET_PATH, { websocket: true }, (socket) => {
+    serveContractOverSocket(socket, options.core, options.log);
+  });
+
+  await app.register(fastifyStatic, { root: options.rendererDir, index: 'index.html' });
+
+  await app.listen({ host: '127.0.0.1', port: options.port });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('no TCP address');
+  origin = `http://127.0.0.1:${address.port}`;
+  // Cookies are shared across ports of one host; naming it by port keeps two launches apart.
+  cookieName = `scribe_session_${address.port}`;
+
+  return {
+    launchUrl: `${origin}/?key=${launchKey.key}`,
+    origin,
+    close: () => app.close(),
+  };
+}
+
+function isOwnHost(hostHeader: string | undefined, origin: string): boolean {
+  if (!hostHeader || !origin) return false;
+  // Only the numeric loopback name: the launch cookie is bound to it.
+  return hostHeader === new URL(origin).host;
+}
+
+async function refuse(reply: FastifyReply, status: number, reason: string): Promise<FastifyReply> {
+  return reply
+    .code(status)
+    .header('X-Refused-Because', reason)
+    .type('text/html; charset=utf-8')
+    .send(REFUSED_PAGE);
+}
+
+const REFUSED_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ambient Scribe</title></head>
+<body><main><h1>This page needs the app's launch address</h1>
+<p>Browser mode only answers the address it printed when it started (it carries a one-time key).
+Open that address, or restart browser mode with <code>npm run start:browser</code> and open the new one.</p></main></body></html>`;

@@ -1,0 +1,63 @@
+/**
+ * Browser mode's entry (`npm run start:browser`): the same main-process core as the desktop app,
+ * in plain Node, with the built renderer served to a browser tab on 127.0.0.1.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createAppCore } from '../core/app-core';
+import { defaultDataDirectory, PRODUCT_NAME } from '../core/data-directory';
+import { createJsonFileStorage } from '../core/json-file-storage';
+import { consoleLogger, systemClock } from '../core/ports';
+import { startBrowserHost } from './host';
+
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    data: { type: 'string' },
+    'renderer-dir': { type: 'string' },
+  },
+});
+
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a whole number from 0 to 65535 (0 picks a free port); got "${values.port}".`);
+  process.exit(2);
+}
+
+const dataDirectory = values.data ?? defaultDataDirectory();
+await mkdir(dataDirectory, { recursive: true, mode: 0o700 });
+
+const core = await createAppCore({
+  settingsStorage: createJsonFileStorage(join(dataDirectory, 'settings.json'), consoleLogger),
+  appInfo: {
+    name: PRODUCT_NAME,
+    version: __APP_VERSION__,
+    mode: 'browser',
+    platform: process.platform,
+    runtime: { node: process.versions.node },
+    dataDirectory,
+  },
+  log: consoleLogger,
+  clock: systemClock,
+});
+
+const host = await startBrowserHost({
+  core,
+  rendererDir: values['renderer-dir'] ?? fileURLToPath(new URL('../renderer', import.meta.url)),
+  port,
+  log: consoleLogger,
+});
+
+// The first line is for programs (tests, scripts); the rest is for people.
+console.log(`SCRIBE_URL=${host.launchUrl}`);
+console.log(`${PRODUCT_NAME} is running in browser mode. Open the address above in Chromium or Chrome.`);
+console.log(`Settings: ${core.settings.location}. Stop with Ctrl+C.`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    core.stop();
+    void host.close().then(() => process.exit(0));
+  });
+}

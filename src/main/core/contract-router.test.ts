@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, SETTING_LABELS } from '../../shared/settings';
+import { createContractRouter, type VerbHandlers } from './contract-router';
+import type { Logger } from './ports';
+import { UserFacingError } from './user-facing-error';
+
+function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = [];
+  const record = (message: string, fields?: Record<string, unknown>) =>
+    lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
+  return { lines, info: record, warn: record, error: record };
+}
+
+const appInfo = {
+  name: 'Ambient Scribe',
+  version: '0.0.0',
+  mode: 'browser' as const,
+  platform: 'linux',
+  runtime: { node: '20' },
+  dataDirectory: '/tmp/x',
+};
+
+function router(overrides: Partial<VerbHandlers> = {}, log = recordingLogger()) {
+  const handlers: VerbHandlers = {
+    'app.info': () => appInfo,
+    'settings.get': () => DEFAULT_SETTINGS,
+    'settings.set': (patch) => ({ ...DEFAULT_SETTINGS, ...patch }),
+    ...overrides,
+  };
+  return createContractRouter(handlers, log, SETTING_LABELS);
+}
+
+describe('the contract router', () => {
+  it('answers a known verb with its value', async () => {
+    expect(await router().dispatch('app.info', undefined)).toEqual({ ok: true, value: appInfo });
+  });
+
+  it('refuses a verb that is not in the contract', async () => {
+    const result = await router().dispatch('shell.openExternal', 'file:///etc/passwd');
+    expect(result).toMatchObject({ ok: false, error: { code: 'unknown_verb' } });
+  });
+
+  it('refuses a bad payload with a sentence naming the field as people see it', async () => {
+    const result = await router().dispatch('settings.set', { authModel: 'kerberos' });
+    expect(result).toEqual({
+      ok: false,
+      error: {
+        code: 'invalid_request',
+        message: 'Sign-in model must be one of standard, bearer, single_auth_token.',
+        fields: [
+          {
+            field: 'authModel',
+            message: 'Sign-in model must be one of standard, bearer, single_auth_token.',
+          },
+        ],
+      },
+    });
+  });
+
+  it('refuses unknown settings rather than storing them', async () => {
+    const result = await router().dispatch('settings.set', { partnerToken: 'secret' });
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request', message: expect.stringContaining('partnerToken') },
+    });
+  });
+
+  it('refuses a payload on a verb that takes none', async () => {
+    expect(await router().dispatch('settings.get', { sneaky: true })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_request' },
+    });
+  });
+
+  it('passes a handler’s user-facing error through', async () => {
+    const result = await router({
+      'settings.get': () => {
+        throw new UserFacingError('forbidden', 'Not now.');
+      },
+    }).dispatch('settings.get', undefined);
+    expect(result).toEqual({ ok: false, error: { code: 'forbidden', message: 'Not now.' } });
+  });
+
+  it('hides an unexpected failure’s details from the renderer and the log', async () => {
+    const log = recordingLogger();
+    const result = await router(
+      {
+        'settings.get': () => {
+          throw new Error('patient Jane Doe DOB 1950-01-01 token abc.def.ghi');
+        },
+      },
+      log,
+    ).dispatch('settings.get', undefined);
+    expect(result).toMatchObject({ ok: false, error: { code: 'internal_error' } });
+    expect(JSON.stringify(result)).not.toContain('Jane');
+    expect(log.lines.join('\n')).not.toMatch(/Jane|abc\.def/);
+    expect(log.lines.join('\n')).toContain('settings.get');
+  });
+});

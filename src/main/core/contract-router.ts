@@ -1,0 +1,70 @@
+import type { z } from 'zod';
+import {
+  isVerbName,
+  verbSchemas,
+  type ContractResult,
+  type VerbName,
+  type VerbResponse,
+} from '../../shared/contract';
+import { describeProblems } from '../../shared/validation';
+import type { Logger } from './ports';
+import { UserFacingError } from './user-facing-error';
+
+type ParsedRequest<V extends VerbName> = z.output<(typeof verbSchemas)[V]['request']>;
+
+export type VerbHandlers = {
+  [V in VerbName]: (payload: ParsedRequest<V>) => Promise<VerbResponse<V>> | VerbResponse<V>;
+};
+
+export interface ContractRouter {
+  /** Runs one verb from an untrusted caller: checks the name and payload, never throws. */
+  dispatch(verb: unknown, payload: unknown): Promise<ContractResult<unknown>>;
+}
+
+/**
+ * The one place a verb's payload is validated and its handler called, for both transports
+ * (Electron IPC and the browser-mode socket).
+ */
+export function createContractRouter(
+  handlers: VerbHandlers,
+  log: Logger,
+  /** Names people see for payload fields, so a refusal names the field as the UI labels it. */
+  fieldLabels: Record<string, string> = {},
+): ContractRouter {
+  return {
+    async dispatch(verb, payload) {
+      if (!isVerbName(verb)) {
+        return fail('unknown_verb', 'The app asked for something this version does not offer.');
+      }
+      const parsed = verbSchemas[verb].request.safeParse(payload);
+      if (!parsed.success) {
+        const fields = describeProblems(parsed.error, fieldLabels);
+        return {
+          ok: false,
+          error: {
+            code: 'invalid_request',
+            message: fields.map((f) => f.message).join(' '),
+            fields,
+          },
+        };
+      }
+      try {
+        const handler = handlers[verb] as (p: unknown) => unknown;
+        const value = await handler(parsed.data);
+        return { ok: true, value };
+      } catch (error) {
+        if (error instanceof UserFacingError) return { ok: false, error: error.toBody() };
+        // Only the verb and the error class are logged: messages may carry request data.
+        log.error('verb failed', { verb, error: (error as Error)?.name ?? 'unknown' });
+        return fail(
+          'internal_error',
+          'Something went wrong inside the app. Try again; if it keeps happening, restart the app.',
+        );
+      }
+    },
+  };
+}
+
+function fail(code: 'unknown_verb' | 'internal_error', message: string): ContractResult<never> {
+  return { ok: false, error: { code, message } };
+}

@@ -1,0 +1,20 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const PRODUCT_NAME = 'Ambient Scribe';
+
+/**
+ * The per-user app data directory, the same one Electron's app.getPath('userData') gives, so
+ * browser mode and the desktop app keep their files side by side. SCRIBE_DATA_DIR overrides it
+ * (tests, portable installs).
+ */
+export function defaultDataDirectory(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  if (env.SCRIBE_DATA_DIR) return env.SCRIBE_DATA_DIR;
+  const home = homedir();
+  if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), PRODUCT_NAME);
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', PRODUCT_NAME);
+  return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), PRODUCT_NAME);
+}

@@ -1,0 +1,44 @@
+/**
+ * The small interfaces the Electron-free core is built from. The Electron shell plugs in
+ * electron-store and app.getPath; browser mode and tests plug in plain files and real clocks.
+ */
+
+/** One JSON document that survives restarts (settings). */
+export interface JsonStorage {
+  /** The stored value, or undefined when nothing usable is stored yet. */
+  read(): Promise<unknown>;
+  write(value: unknown): Promise<void>;
+  /** Where the document lives, for the IT admin (a path or a store name). */
+  readonly location: string;
+}
+
+/** Structured log lines. Callers pass no token, secret or patient data (DESIGN.md "Clear failure"). */
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface Clock {
+  now(): number;
+  /** Repeats fn every ms; returns a function that stops it. */
+  every(ms: number, fn: () => void): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  every(ms, fn) {
+    const timer = setInterval(fn, ms);
+    // A heartbeat must never be the only thing keeping the process alive.
+    timer.unref?.();
+    return () => clearInterval(timer);
+  },
+};
+
+export const consoleLogger: Logger = {
+  info: (message, fields) => console.info(message, fields ?? ''),
+  warn: (message, fields) => console.warn(message, fields ?? ''),
+  error: (message, fields) => console.error(message, fields ?? ''),
+};
+
+export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

@@ -1,0 +1,56 @@
+/**
+ * The Electron shell: lifecycle, the window and the wiring of the Electron-free core to
+ * electron-store and IPC. Everything else lives in core/ and runs without Electron.
+ */
+import { app } from 'electron';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { APP_ORIGIN, registerAppSchemePrivileges, serveRendererFromAppScheme } from './app-protocol';
+import { createAppCore, type AppCore } from './core/app-core';
+import { PRODUCT_NAME } from './core/data-directory';
+import { consoleLogger, systemClock } from './core/ports';
+import { createElectronSettingsStorage } from './electron-settings-storage';
+import { exposeContractOverIpc } from './ipc-transport';
+import { createMainWindow } from './main-window';
+
+// Tests and portable installs choose the data directory; it must be set before anything reads it.
+if (process.env.SCRIBE_DATA_DIR) app.setPath('userData', process.env.SCRIBE_DATA_DIR);
+app.setName(PRODUCT_NAME);
+registerAppSchemePrivileges();
+
+const outDir = fileURLToPath(new URL('..', import.meta.url));
+// electron-vite dev serves the renderer over http with hot reload; a build uses app://.
+const devRendererUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
+const appOrigin = devRendererUrl ? new URL(devRendererUrl).origin : APP_ORIGIN;
+
+let core: AppCore | undefined;
+
+async function start(): Promise<void> {
+  serveRendererFromAppScheme(join(outDir, 'renderer'));
+  core = await createAppCore({
+    settingsStorage: createElectronSettingsStorage(),
+    appInfo: {
+      name: PRODUCT_NAME,
+      version: app.getVersion(),
+      mode: 'electron',
+      platform: process.platform,
+      runtime: { node: process.versions.node, electron: process.versions.electron },
+      dataDirectory: app.getPath('userData'),
+    },
+    log: consoleLogger,
+    clock: systemClock,
+  });
+  const window = createMainWindow(join(outDir, 'preload', 'index.cjs'), appOrigin);
+  exposeContractOverIpc(core, window, appOrigin);
+  await window.loadURL(devRendererUrl ?? `${APP_ORIGIN}/index.html`);
+}
+
+app.whenReady().then(start, (error: unknown) => {
+  consoleLogger.error('the app could not start', { error: (error as Error).name });
+  app.exit(1);
+});
+
+app.on('window-all-closed', () => {
+  core?.stop();
+  app.quit();
+});

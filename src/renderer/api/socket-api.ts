@@ -1,0 +1,95 @@
+import { ContractError, type ContractResult, type EventName, type ScribeApi } from '../../shared/contract';
+
+import type { LinkState } from './link-state';
+
+export type { LinkState };
+
+export interface SocketApi extends ScribeApi {
+  onLinkState(listener: (state: LinkState) => void): () => void;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+const RECONNECT_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000];
+
+/**
+ * Browser mode's transport: the contract over the host's loopback WebSocket. The launch cookie
+ * authenticates it (the page never handles the key). Calls made while the link is down wait for
+ * it; it reconnects with backoff.
+ */
+export function createSocketApi(url: string): SocketApi {
+  const pending = new Map<number, Pending>();
+  const listeners = new Map<EventName, Set<(payload: unknown) => void>>();
+  const linkListeners = new Set<(state: LinkState) => void>();
+  let nextId = 1;
+  let attempt = 0;
+  // Calls wait on `ready`; it is replaced by a fresh, unresolved promise whenever the link drops.
+  let markReady: (socket: WebSocket) => void = () => undefined;
+  let ready = new Promise<WebSocket>((resolve) => (markReady = resolve));
+
+  const setLink = (state: LinkState) => linkListeners.forEach((listener) => listener(state));
+
+  function connect(): void {
+    setLink('connecting');
+    const socket = new WebSocket(url);
+    let didOpen = false;
+    socket.addEventListener('open', () => {
+      didOpen = true;
+      attempt = 0;
+      markReady(socket);
+      setLink('connected');
+    });
+    socket.addEventListener('message', (message) => receive(String(message.data)));
+    socket.addEventListener('close', () => {
+      for (const call of pending.values()) call.reject(new Error('The connection to the app core was lost.'));
+      pending.clear();
+      // Calls already waiting on a link that never opened keep waiting on the same promise.
+      if (didOpen) {
+        ready = new Promise<WebSocket>((resolve) => (markReady = resolve));
+      }
+      setLink('lost');
+      const delay = RECONNECT_DELAYS_MS[Math.min(attempt++, RECONNECT_DELAYS_MS.length - 1)];
+      setTimeout(connect, delay);
+    });
+  }
+
+  function receive(text: string): void {
+    const message = JSON.parse(text) as
+      { id: number; result: ContractResult<unknown> } | { event: EventName; payload: unknown };
+    if ('id' in message) {
+      const call = pending.get(message.id);
+      pending.delete(message.id);
+      if (!call) return;
+      if (message.result.ok) call.resolve(message.result.value);
+      else call.reject(new ContractError(message.result.error));
+    } else {
+      listeners.get(message.event)?.forEach((listener) => listener(message.payload));
+    }
+  }
+
+  connect();
+
+  return {
+    async call(verb, ...[payload]) {
+      const open = await ready;
+      const id = nextId++;
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        open.send(JSON.stringify({ id, verb, payload }));
+      });
+    },
+    on(event, listener) {
+      const set = listeners.get(event) ?? new Set();
+      listeners.set(event, set);
+      set.add(listener as (payload: unknown) => void);
+      return () => set.delete(listener as (payload: unknown) => void);
+    },
+    onLinkState(listener) {
+      linkListeners.add(listener);
+      return () => linkListeners.delete(listener);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { connectScribeApi } from './api/connect';
+import { App } from './App';
+import { bindAppEvents, createAppStore } from './store/app-store';
+import { AppStoreContext } from './store/use-app-store';
+import './styles.css';
+
+const { api, onLinkState } = connectScribeApi();
+const store = createAppStore(api);
+bindAppEvents(store, api);
+onLinkState((link) => {
+  store.getState().setLink(link);
+  // After a reconnect the core may have restarted: read its state again.
+  if (link === 'connected') {
+    void store.getState().loadAppInfo();
+    void store.getState().loadSettings();
+  }
+});
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <AppStoreContext.Provider value={store}>
+      <App />
+    </AppStoreContext.Provider>
+  </StrictMode>,
+);

@@ -1,0 +1,63 @@
+import type { StateCreator } from 'zustand/vanilla';
+import { ContractError, type ScribeApi } from '../../shared/contract';
+import {
+  SETTING_LABELS,
+  settingsPatchSchema,
+  type Settings,
+  type SettingsPatch,
+} from '../../shared/settings';
+import { describeProblems } from '../../shared/validation';
+import type { AppState } from './app-store';
+
+export type SaveState = 'idle' | 'saving' | 'saved' | 'failed';
+
+export interface SettingsSlice {
+  settings: Settings | null;
+  saveState: SaveState;
+  /** Sentences keyed by field path ("service.baseUrl"), shown next to the field. */
+  fieldProblems: Record<string, string>;
+  /** A sentence for a failure that is not about one field. */
+  saveError: string | null;
+  loadSettings(): Promise<void>;
+  saveSettings(patch: SettingsPatch): Promise<boolean>;
+}
+
+export const createSettingsSlice =
+  (api: ScribeApi): StateCreator<AppState, [], [], SettingsSlice> =>
+  (set) => ({
+    settings: null,
+    saveState: 'idle',
+    fieldProblems: {},
+    saveError: null,
+    async loadSettings() {
+      try {
+        set({ settings: await api.call('settings.get') });
+      } catch (error) {
+        set({ saveError: (error as Error).message });
+      }
+    },
+    async saveSettings(patch) {
+      // The same rules main applies, checked here first so a mistake is named before sending.
+      const checked = settingsPatchSchema.safeParse(patch);
+      if (!checked.success) {
+        set({ saveState: 'failed', fieldProblems: byField(describeProblems(checked.error, SETTING_LABELS)) });
+        return false;
+      }
+      set({ saveState: 'saving', fieldProblems: {}, saveError: null });
+      try {
+        set({ settings: await api.call('settings.set', checked.data), saveState: 'saved' });
+        return true;
+      } catch (error) {
+        if (error instanceof ContractError && error.fields.length > 0) {
+          set({ saveState: 'failed', fieldProblems: byField(error.fields) });
+        } else {
+          set({ saveState: 'failed', saveError: (error as Error).message });
+        }
+        return false;
+      }
+    },
+  });
+
+function byField(problems: { field: string; message: string }[]): Record<string, string> {
+  return Object.fromEntries(problems.map((p) => [p.field, p.message]));
+}

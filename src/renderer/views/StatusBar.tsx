@@ -1,0 +1,30 @@
+import { useAppStore } from '../store/use-app-store';
+
+const LINK_WORDS = {
+  connecting: 'Connecting to the app core…',
+  connected: 'App core connected',
+  lost: 'Lost the app core; reconnecting… If you restarted browser mode, open the new address it printed.',
+} as const;
+
+export function StatusBar() {
+  const info = useAppStore((s) => s.appInfo);
+  const infoError = useAppStore((s) => s.infoError);
+  const link = useAppStore((s) => s.link);
+  const beat = useAppStore((s) => s.lastHeartbeat?.seq);
+
+  return (
+    <footer className="status-bar">
+      <span data-testid="app-info">
+        {info
+          ? `${info.name} ${info.version} · ${info.mode === 'electron' ? 'desktop app' : 'browser mode'}`
+          : (infoError ?? 'Loading…')}
+      </span>
+      <span data-testid="link-state" data-link={link} role="status">
+        {LINK_WORDS[link]}
+      </span>
+      {/* Not a live region: a screen reader should not announce every beat. */}
+      {link === 'connected' && beat !== undefined && <span data-testid="heartbeat">heartbeat {beat}</span>}
+      {info && <span data-testid="data-directory">App data: {info.dataDirectory}</span>}
+    </footer>
+  );
+}

@@ -1,0 +1,6 @@
+/** The app's one contract between renderer and main: names, schemas and the result envelope. */
+export * from './names';
+export * from './schemas';
+export * from './envelope';
+export type * from './api';
+export type * from './bridge';

@@ -1,0 +1,22 @@
+/**
+ * The names of every verb (renderer → main, request → response) and every event (main → renderer)
+ * of the app's contract, and the IPC channel each travels on. This file is dependency-free so the
+ * sandboxed preload can import it without pulling in the schemas.
+ */
+export const VERB_NAMES = ['app.info', 'settings.get', 'settings.set'] as const;
+export const EVENT_NAMES = ['heartbeat'] as const;
+
+export type VerbName = (typeof VERB_NAMES)[number];
+export type EventName = (typeof EVENT_NAMES)[number];
+
+/** Electron IPC channel names; the only place they are spelled. */
+export const verbChannel = (verb: VerbName): string => `scribe:verb:${verb}`;
+export const eventChannel = (event: EventName): string => `scribe:event:${event}`;
+
+export function isVerbName(value: unknown): value is VerbName {
+  return typeof value === 'string' && (VERB_NAMES as readonly string[]).includes(value);
+}
+
+export function isEventName(value: unknown): value is EventName {
+  return typeof value === 'string' && (EVENT_NAMES as readonly string[]).includes(value);
+}

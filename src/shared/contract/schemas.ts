@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { settingsPatchSchema, settingsSchema } from '../settings';
+import type { EventName, VerbName } from './names';
+
+export const appInfoSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  /** Which transport carries the contract: the Electron app, or browser mode (Node + a browser tab). */
+  mode: z.enum(['electron', 'browser']),
+  platform: z.string(),
+  runtime: z.object({ node: z.string(), electron: z.string().optional() }),
+  /** Where settings and (later) the audio spool live, so an IT admin can find them. */
+  dataDirectory: z.string(),
+});
+export type AppInfo = z.infer<typeof appInfoSchema>;
+
+export const heartbeatSchema = z.object({
+  /** Increases by one per beat since the core started; a reset means the core restarted. */
+  seq: z.number().int().nonnegative(),
+  /** Wall-clock ms of the beat (main process clock). */
+  at: z.number(),
+});
+export type Heartbeat = z.infer<typeof heartbeatSchema>;
+
+const noPayload = z.undefined();
+
+/** Every verb: the payload main accepts and the value it answers with. */
+export const verbSchemas = {
+  'app.info': { request: noPayload, response: appInfoSchema },
+  'settings.get': { request: noPayload, response: settingsSchema },
+  'settings.set': { request: settingsPatchSchema, response: settingsSchema },
+} as const satisfies Record<VerbName, { request: z.ZodType; response: z.ZodType }>;
+
+/** Every event main may push to the renderer, with its payload. */
+export const eventSchemas = {
+  heartbeat: heartbeatSchema,
+} as const satisfies Record<EventName, z.ZodType>;
+
+export type VerbRequest<V extends VerbName> = z.input<(typeof verbSchemas)[V]['request']>;
+export type VerbResponse<V extends VerbName> = z.output<(typeof verbSchemas)[V]['response']>;
+export type EventPayload<E extends EventName> = z.output<(typeof eventSchemas)[E]>;

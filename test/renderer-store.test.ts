@@ -1,0 +1,118 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { ContractError, type ScribeApi } from '../src/shared/contract';
+import { createAppCore, type AppCore } from '../src/main/core/app-core';
+import { createJsonFileStorage } from '../src/main/core/json-file-storage';
+import { silentLogger, type Clock } from '../src/main/core/ports';
+import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
+
+/**
+ * The renderer's store, without React, talking to the real main-process core through the same
+ * router both transports use (this in-process hop stands in for IPC or the socket).
+ */
+function inProcessApi(core: AppCore): ScribeApi & { calls: string[] } {
+  const calls: string[] = [];
+  return {
+    calls,
+    async call(verb, ...[payload]) {
+      calls.push(verb);
+      const result = await core.router.dispatch(verb, payload);
+      if (!result.ok) throw new ContractError(result.error);
+      return result.value as never;
+    },
+    on(event, listener) {
+      return core.events.subscribe((name, payload) => {
+        if ((name as string) === event) listener(payload as never);
+      });
+    },
+  };
+}
+
+/** A clock whose beats the test fires by hand. */
+function manualClock(): Clock & { tick(): void } {
+  let beat: (() => void) | undefined;
+  return {
+    now: () => 1_700_000_000_000,
+    every: (_ms, fn) => {
+      beat = fn;
+      return () => (beat = undefined);
+    },
+    tick: () => beat?.(),
+  };
+}
+
+let core: AppCore;
+let clock: ReturnType<typeof manualClock>;
+
+beforeEach(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'scribe-store-'));
+  clock = manualClock();
+  core = await createAppCore({
+    settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
+    appInfo: {
+      name: 'Ambient Scribe',
+      version: '1.0.0',
+      mode: 'browser',
+      platform: 'linux',
+      runtime: { node: '20' },
+      dataDirectory: dir,
+    },
+    log: silentLogger,
+    clock,
+  });
+});
+
+describe('the app store', () => {
+  it('loads app info and settings from main', async () => {
+    const store = createAppStore(inProcessApi(core));
+    await store.getState().loadAppInfo();
+    await store.getState().loadSettings();
+    expect(store.getState().appInfo).toMatchObject({ name: 'Ambient Scribe', mode: 'browser' });
+    expect(store.getState().settings?.service).toEqual({ kind: 'builtin-sandbox' });
+  });
+
+  it('names a bad field before sending anything to main', async () => {
+    const api = inProcessApi(core);
+    const store = createAppStore(api);
+    const saved = await store
+      .getState()
+      .saveSettings({ service: { kind: 'url', baseUrl: 'scribe.example.org' } });
+    expect(saved).toBe(false);
+    expect(store.getState().saveState).toBe('failed');
+    expect(store.getState().fieldProblems['service.baseUrl']).toMatch(
+      /^Service URL must be a full https:\/\//,
+    );
+    expect(api.calls).not.toContain('settings.set');
+    expect(core.settings.get().service).toEqual({ kind: 'builtin-sandbox' });
+  });
+
+  it('saves a valid change in main and shows it as saved', async () => {
+    const store = createAppStore(inProcessApi(core));
+    const saved = await store.getState().saveSettings({ partnerId: 'clinic-3', firstRunComplete: true });
+    expect(saved).toBe(true);
+    expect(store.getState().saveState).toBe('saved');
+    expect(store.getState().settings?.partnerId).toBe('clinic-3');
+    expect(core.settings.get().partnerId).toBe('clinic-3');
+  });
+
+  it('records each heartbeat main sends, and stops listening when unbound', () => {
+    const store = createAppStore(inProcessApi(core));
+    const unbind = bindAppEvents(store, inProcessApi(core), () => 42);
+    clock.tick();
+    clock.tick();
+    expect(store.getState().lastHeartbeat).toEqual({ seq: 1, at: 1_700_000_000_000 });
+    expect(store.getState().lastHeartbeatReceivedAt).toBe(42);
+    unbind();
+    clock.tick();
+    expect(store.getState().lastHeartbeat?.seq).toBe(1);
+  });
+
+  it('starts fresh for each test through getInitialState', () => {
+    const store = createAppStore(inProcessApi(core));
+    store.setState({ link: 'lost' });
+    store.setState(store.getInitialState(), true);
+    expect(store.getState().link).toBe('connecting');
+  });
+});
