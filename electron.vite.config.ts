@@ -36,6 +36,8 @@ export default defineConfig({
           index: resolve('src/main/index.ts'),
           // Browser mode: the same core in plain Node (npm run start:browser).
           browser: resolve('src/main/browser-host/main.ts'),
+          // The documentation-service emulator (npm run sandbox).
+          sandbox: resolve('sandbox/main.ts'),
         },
       },
     },

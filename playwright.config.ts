@@ -20,7 +20,11 @@ export default defineConfig<ScribeTestOptions>({
   reporter: [['list'], ['json', { outputFile: '.test-results/playwright.json' }]],
   use: { trace: 'retain-on-failure' },
   projects: [
-    { name: 'browser', use: { target: 'browser' } },
-    ...(electron.available ? [{ name: 'electron', use: { target: 'electron' as const } }] : []),
+    // Processes started from the command line (npm run sandbox): no browser, no Electron.
+    { name: 'node', testMatch: /sandbox-cli\.spec\.ts/ },
+    { name: 'browser', testIgnore: /sandbox-cli\.spec\.ts/, use: { target: 'browser' } },
+    ...(electron.available
+      ? [{ name: 'electron', testIgnore: /sandbox-cli\.spec\.ts/, use: { target: 'electron' as const } }]
+      : []),
   ],
 });

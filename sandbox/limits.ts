@@ -15,13 +15,18 @@ export const SERVICE_LIMITS = {
   // protocol: Notifications (retries: timeout 5 s, backoff from 1 s, up to 5 times)
   webhookTimeoutMs: 5_000,
   webhookFirstBackoffMs: 1_000,
-  webhookMaxRetries: 5,
   // protocol: Notifications (receiver: age ≤ 5 minutes)
   notificationMaxAgeMs: 5 * 60 * 1000,
   /** How long note generation takes after end (the sandbox's choice; scaled too). */
   processingDelayMs: 1_500,
   /** How often ACK is sent while audio flows (protocol: "at least once a second"). */
   ackIntervalMs: 500,
+} as const;
+
+/** Counts, not durations: never scaled. */
+export const SERVICE_COUNTS = {
+  // protocol: Notifications (retries non-2xx and timeouts up to 5 times)
+  webhookMaxRetries: 5,
 } as const;
 
 /** Not durations, so not scaled. */
@@ -47,7 +52,11 @@ export interface Timing {
   scaled(realMs: number): number;
 }
 
-export function createTiming(scale = 1): Timing {
+/**
+ * `overrides` replace single limits (in real ms, before scaling) so a test can make one timer short
+ * while the others stay comfortable, e.g. a 1.5 s pause limit with a 600 ms keep-alive deadline.
+ */
+export function createTiming(scale = 1, overrides: Partial<Record<LimitName, number>> = {}): Timing {
   if (!(scale > 0) || !Number.isFinite(scale)) {
     throw new Error(
       `--time-scale must be a positive number (0.01 makes every timer 100 times shorter); got ${scale}`,
@@ -55,7 +64,7 @@ export function createTiming(scale = 1): Timing {
   }
   return {
     scale,
-    ms: (name) => SERVICE_LIMITS[name] * scale,
+    ms: (name) => (overrides[name] ?? SERVICE_LIMITS[name]) * scale,
     scaled: (realMs) => realMs * scale,
   };
 }

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import defaultPartnersFile from './partners.default.json';
 
 /**
  * Partners the sandbox knows, as the service would have them from onboarding. The file format is
@@ -43,26 +44,5 @@ export async function loadPartnersFile(path: string): Promise<Partner[]> {
   return parsed.data.partners;
 }
 
-/** One partner of each model; tokens and secrets are sandbox-only demo values. */
-export const DEFAULT_PARTNERS: Partner[] = [
-  {
-    partner_id: 'demo-standard',
-    auth_model: 'standard',
-    jwks_url: BUILTIN_IDP,
-    issuer: BUILTIN_IDP,
-    audience: 'ambient-scribe-desktop',
-    webhook_secret: 'sandbox-webhook-secret-standard',
-  },
-  {
-    partner_id: 'demo-bearer',
-    auth_model: 'bearer',
-    partner_token: 'sandbox-bearer-partner-token',
-    webhook_secret: 'sandbox-webhook-secret-bearer',
-  },
-  {
-    partner_id: 'demo-single-auth',
-    auth_model: 'single_auth_token',
-    partner_token: 'sandbox-single-auth-partner-token',
-    webhook_secret: 'sandbox-webhook-secret-single',
-  },
-];
+/** One partner of each model (sandbox/partners.default.json); tokens and secrets are demo values. */
+export const DEFAULT_PARTNERS: Partner[] = partnersFileSchema.parse(defaultPartnersFile).partners;

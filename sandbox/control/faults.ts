@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+/** What the test control API can break (POST /__sandbox/faults). */
+export const faultRequestSchema = z.discriminatedUnion('action', [
+  /** Cut stream connections without a close frame, like a network drop. */
+  z.object({
+    action: z.literal('drop_stream'),
+    which: z.enum(['current', 'next']),
+    session_id: z.string().optional(),
+    count: z.number().int().min(1).max(100).optional(),
+  }),
+  /** Answer the next N REST calls (not /__sandbox) with 500 internal_error. */
+  z.object({ action: z.literal('fail_rest'), count: z.number().int().min(1).max(1000) }),
+  /** Delay every REST response by ms until cleared (ms 0 clears). */
+  z.object({ action: z.literal('delay_rest'), ms: z.number().int().min(0).max(120_000) }),
+  /** Make processing of a session fail (status failed, ERROR_CODE_INTERNAL). */
+  z.object({ action: z.literal('fail_processing'), session_id: z.string().min(1) }),
+  /** Clear every fault. */
+  z.object({ action: z.literal('clear') }),
+]);
+export type FaultRequest = z.infer<typeof faultRequestSchema>;
+
+export interface FaultState {
+  failRestRemaining: number;
+  restDelayMs: number;
+  failProcessing: Set<string>;
+}
+
+export function createFaultState(): FaultState {
+  return { failRestRemaining: 0, restDelayMs: 0, failProcessing: new Set() };
+}
