@@ -10,6 +10,8 @@ export function machineLine(): string {
   try {
     chromium = execFileSync(process.env.CHROMIUM_PATH ?? 'chromium', ['--version'], {
       encoding: 'utf8',
+      // Debian's wrapper script prints shell noise on stderr.
+      stdio: ['ignore', 'pipe', 'ignore'],
     }).trim();
   } catch {
     // no browser on this machine: the line says so

@@ -3,7 +3,7 @@
  * ACK p99 under 100 ms. The sandbox runs as its own process (as `npm run sandbox` does); this
  * process plays the clients. Reference, measured in the same run at the same load: a bare `ws`
  * server that ACKs each frame without decoding, validating or storing anything.
- * Run: npx tsx bench/sandbox-streams.ts [--seconds 8] [--max 320]
+ * Run: npx tsx bench/sandbox-streams.ts [--seconds 8] [--max 2560]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -14,7 +14,7 @@ import { ServiceClient } from '../sandbox/test-support/service-client';
 import { machineLine, percentile, writeSection } from './report';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '8' }, max: { type: 'string', default: '320' } },
+  options: { seconds: { type: 'string', default: '8' }, max: { type: 'string', default: '2560' } },
 });
 const SECONDS = Number(values.seconds);
 const MAX_STREAMS = Number(values.max);
