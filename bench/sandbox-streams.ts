@@ -133,8 +133,9 @@ async function main(): Promise<void> {
 
 ${machineLine()}. Each stream sends a 100 ms chunk (3,200 bytes, base64 in JSON) every 100 ms for
 ${SECONDS} s; latency is from sending a chunk to the ACK that covers it. The sandbox runs as its own
-process; the clients share the machine's other core. Reference: a bare \`ws\` server in the bench
-process that ACKs each frame without decoding, validating or writing anything.
+process; the clients run in the benchmark process on the same two cores, so both compete for
+CPU. Reference: a bare \`ws\` server in the benchmark process that ACKs each frame without
+decoding, validating or writing anything (it competes with the clients in one process too).
 
 **Sustained with ACK p99 < 100 ms: ${sustained} concurrent streams** (steps double from 10; the
 first step over the line ends the run).
