@@ -39,6 +39,7 @@ function manualClock(): Clock & { tick(): void } {
       beat = fn;
       return () => (beat = undefined);
     },
+    after: () => () => undefined,
     tick: () => beat?.(),
   };
 }

@@ -23,6 +23,8 @@ export interface Clock {
   now(): number;
   /** Repeats fn every ms; returns a function that stops it. */
   every(ms: number, fn: () => void): () => void;
+  /** Runs fn once after ms; returns a function that cancels it. */
+  after(ms: number, fn: () => void): () => void;
 }
 
 export const systemClock: Clock = {
@@ -32,6 +34,10 @@ export const systemClock: Clock = {
     // A heartbeat must never be the only thing keeping the process alive.
     timer.unref?.();
     return () => clearInterval(timer);
+  },
+  after(ms, fn) {
+    const timer = setTimeout(fn, ms);
+    return () => clearTimeout(timer);
   },
 };
 

@@ -20,7 +20,10 @@ export class ServiceCallError extends Error {
   }
 
   static fromBody(status: number, body: unknown): ServiceCallError {
-    const message = typeof (body as { message?: unknown })?.message === 'string' ? (body as { message: string }).message : '';
+    const message =
+      typeof (body as { message?: unknown })?.message === 'string'
+        ? (body as { message: string }).message
+        : '';
     const id = message ? errorIdOf(message) : `http_${status}`;
     return new ServiceCallError(status, id, sentenceFor(status, id), message);
   }

@@ -1,0 +1,52 @@
+/** One 100 ms chunk from the renderer's capture pipeline (docs: 16 kHz mono Int16, 3,200 bytes). */
+export interface CapturedChunk {
+  /** Increases by one per chunk from the start of capture. */
+  seq: number;
+  /** Renderer clock, ms, when the chunk's first sample was captured. */
+  capturedAt: number;
+  pcm: Uint8Array;
+  /** The VAD's verdict for this chunk. */
+  speech: boolean;
+  speechProbability?: number;
+}
+
+/** What the clinician sees the recorder doing (DESIGN.md: state in words). */
+export type RecorderState =
+  | 'idle'
+  | 'connecting'
+  | 'streaming'
+  /** Paused by the VAD after a stretch without speech (resumes by itself on speech). */
+  | 'auto-paused'
+  /** Paused by the clinician (privacy); never resumes by itself. */
+  | 'paused'
+  /** Connection lost, retrying; audio keeps being kept for the service. */
+  | 'reconnecting'
+  /** The service cannot be reached; audio keeps being kept ("offline — saving locally"). */
+  | 'offline'
+  /** End pressed: sending what is left, EOF. */
+  | 'ending'
+  | 'ended'
+  | 'cancelled'
+  | 'failed';
+
+/** Every duration the recorder uses, in ms (tests shrink them like the sandbox's --time-scale). */
+export interface RecorderTiming {
+  /** Non-speech this long while streaming → PAUSE (well under the service's 25 s idle rule). */
+  autoPauseAfterMs: number;
+  /** Audio kept from before a speech onset and sent first after RESUME (at least 500 ms). */
+  preRollMs: number;
+  /** KEEP_ALIVE cadence while paused (the service wants one at least every 5 s). */
+  keepAliveEveryMs: number;
+  /** How long a pause may last before the recorder ABORTs the stream (under the 30 min limit). */
+  abortPauseAfterMs: number;
+  /** No chunk for this long while streaming = capture stalled (mic unplugged, OS sleep) → PAUSE. */
+  captureStallMs: number;
+}
+
+export const DEFAULT_RECORDER_TIMING: RecorderTiming = {
+  autoPauseAfterMs: 4_000,
+  preRollMs: 600,
+  keepAliveEveryMs: 2_000,
+  abortPauseAfterMs: 29 * 60 * 1000,
+  captureStallMs: 1_000,
+};
