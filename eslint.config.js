@@ -94,9 +94,10 @@ export default tseslint.config(
   },
 
   // Main below the shell (core/, browser-host/, ...) runs without Electron, and does not reach
-  // back into the shell files that sit directly in src/main.
-  {
-    files: ['src/main/*/**/*.ts'],
+  // back into the shell files that sit directly in src/main. Whether `../x` is a shell file depends
+  // on how deep the importing file is, so there is one entry per depth.
+  ...[1, 2, 3, 4].map((depth) => ({
+    files: [`src/main/${'*/'.repeat(depth)}*.ts`],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -106,14 +107,14 @@ export default tseslint.config(
             RENDERER,
             PRELOAD,
             {
-              regex: '^\\.\\./[^/]+$',
+              regex: `^(\\.\\./){${depth}}[^/]+$`,
               message: 'Files directly in src/main are the Electron shell; core code must not import them.',
             },
           ],
         },
       ],
     },
-  },
+  })),
 
   // The Electron shell (files directly in src/main) may import Electron, but no UI code.
   {

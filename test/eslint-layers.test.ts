@@ -33,6 +33,11 @@ describe('lint keeps the layers apart', () => {
       "import { createMainWindow } from '../main-window';\nexport const a = createMainWindow;",
     ],
     ['src/main/browser-host/x.ts', "import { app } from 'electron';\nexport const a = app;"],
+    [
+      'src/main/core/service/x.ts',
+      "import { createMainWindow } from '../../main-window';\nexport const a = createMainWindow;",
+    ],
+    ['src/main/core/service/x.ts', "import { app } from 'electron';\nexport const a = app;"],
     ['src/main/index.ts', "import { App } from '../renderer/App';\nexport const a = App;"],
     ['src/preload/index.ts', "import { readFileSync } from 'node:fs';\nexport const a = readFileSync;"],
     ['sandbox/x.ts', "import { app } from 'electron';\nexport const a = app;"],
@@ -43,6 +48,11 @@ describe('lint keeps the layers apart', () => {
   it.each([
     ['src/main/index.ts', "import { app } from 'electron';\nexport const a = app;"],
     ['src/main/core/x.ts', "import { readFile } from 'node:fs/promises';\nexport const a = readFile;"],
+    ['src/main/core/service/x.ts', "import { systemClock } from '../ports';\nexport const a = systemClock;"],
+    [
+      'src/main/core/service/x.ts',
+      "import { startSandbox } from '../../../../sandbox/server';\nexport const a = startSandbox;",
+    ],
     [
       'src/main/core/x.ts',
       "import { settingsSchema } from '../../shared/settings';\nexport const a = settingsSchema;",

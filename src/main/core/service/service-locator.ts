@@ -1,0 +1,83 @@
+import { join } from 'node:path';
+import type { Settings } from '../../../shared/settings';
+import { startSandbox, type Sandbox } from '../../../../sandbox/server';
+import type { Logger } from '../ports';
+import type { ServiceEndpoint } from './token-source';
+
+/** Everything the auth manager and the clients need to reach one partner's service. */
+export interface ServiceConnection {
+  endpoint: ServiceEndpoint;
+  partnerId: string;
+  authModel: Settings['authModel'];
+  providerId: string;
+  profile: { name: string; orgId: string; specialty: string };
+  oidc?: { issuer: string; clientId: string };
+  /** The built-in sandbox knows its own demo partner tokens, so the demo needs no account. */
+  builtinPartnerToken?: string;
+  /** True while the built-in sandbox is the service: every screen says notes are simulated. */
+  demo: boolean;
+}
+
+// The sandbox's default partners (sandbox/partners.default.json), one per sign-in model.
+const DEMO_PARTNERS: Record<Settings['authModel'], string> = {
+  standard: 'demo-standard',
+  bearer: 'demo-bearer',
+  single_auth_token: 'demo-single-auth',
+};
+
+/**
+ * Turns settings into a service connection. "Built-in sandbox" starts the sandbox in this process
+ * on a free loopback port (once), with its data under the app's data directory.
+ */
+export function createServiceLocator(options: { dataDirectory: string; log: Logger }) {
+  let sandbox: Promise<Sandbox> | undefined;
+
+  const builtin = () =>
+    (sandbox ??= startSandbox({
+      dataDir: join(options.dataDirectory, 'sandbox'),
+      asr: 'auto',
+      log: options.log,
+    }));
+
+  return {
+    async resolve(settings: Settings): Promise<ServiceConnection> {
+      const profile = {
+        name: settings.providerName || 'Demo Clinician',
+        orgId: settings.providerOrgId || 'demo-clinic',
+        specialty: settings.providerSpecialty,
+      };
+      if (settings.service.kind === 'url') {
+        return {
+          endpoint: { baseUrl: settings.service.baseUrl },
+          partnerId: settings.partnerId,
+          authModel: settings.authModel,
+          providerId: settings.providerId,
+          profile,
+          ...(settings.authModel === 'standard'
+            ? { oidc: { issuer: settings.oidcIssuer, clientId: settings.oidcClientId } }
+            : {}),
+          demo: false,
+        };
+      }
+      const running = await builtin();
+      const partnerId = settings.partnerId || DEMO_PARTNERS[settings.authModel];
+      const partner = running.partners.get(partnerId);
+      return {
+        endpoint: { baseUrl: running.url },
+        partnerId,
+        authModel: partner?.auth_model ?? settings.authModel,
+        providerId: settings.providerId || 'demo-clinician',
+        profile,
+        ...(partner?.auth_model === 'standard'
+          ? { oidc: { issuer: running.idpIssuer, clientId: partner.audience } }
+          : {}),
+        ...(partner && 'partner_token' in partner ? { builtinPartnerToken: partner.partner_token } : {}),
+        demo: true,
+      };
+    },
+    /** Stops the built-in sandbox if it was started. */
+    async close(): Promise<void> {
+      if (sandbox) await (await sandbox).close();
+    },
+  };
+}
