@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ContractError, type ScribeApi } from '../src/shared/contract';
 import { createAppCore, type AppCore } from '../src/main/core/app-core';
+import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
 import { createJsonFileStorage } from '../src/main/core/json-file-storage';
 import { silentLogger, type Clock } from '../src/main/core/ports';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
@@ -52,6 +53,7 @@ beforeEach(async () => {
   clock = manualClock();
   core = await createAppCore({
     settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
+    secrets: createMemorySecretBox(),
     appInfo: {
       name: 'Ambient Scribe',
       version: '1.0.0',

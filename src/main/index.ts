@@ -2,13 +2,14 @@
  * The Electron shell: lifecycle, the window and the wiring of the Electron-free core to
  * electron-store and IPC. Everything else lives in core/ and runs without Electron.
  */
-import { app } from 'electron';
+import { app, shell } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_ORIGIN, registerAppSchemePrivileges, serveRendererFromAppScheme } from './app-protocol';
 import { createAppCore, type AppCore } from './core/app-core';
 import { PRODUCT_NAME } from './core/data-directory';
 import { consoleLogger, systemClock } from './core/ports';
+import { createElectronSecretBox } from './electron-secret-box';
 import { createElectronSettingsStorage } from './electron-settings-storage';
 import { exposeContractOverIpc } from './ipc-transport';
 import { createMainWindow } from './main-window';
@@ -29,6 +30,9 @@ async function start(): Promise<void> {
   serveRendererFromAppScheme(join(outDir, 'renderer'));
   core = await createAppCore({
     settingsStorage: createElectronSettingsStorage(),
+    secrets: createElectronSecretBox(app.getPath('userData')),
+    // Electron security checklist: open only the https (or loopback) sign-in URLs the core built.
+    openExternal: (url) => openSignInPage(url),
     appInfo: {
       name: PRODUCT_NAME,
       version: app.getVersion(),
@@ -51,6 +55,15 @@ app.whenReady().then(start, (error: unknown) => {
 });
 
 app.on('window-all-closed', () => {
-  core?.stop();
-  app.quit();
+  void core?.stop().finally(() => app.quit());
 });
+
+/** shell.openExternal only for sign-in pages: https, or http on the loopback IdP of the sandbox. */
+async function openSignInPage(url: string): Promise<void> {
+  const parsed = new URL(url);
+  const loopback =
+    parsed.protocol === 'http:' && (parsed.hostname === '127.0.0.1' || parsed.hostname === 'localhost');
+  if (parsed.protocol !== 'https:' && !loopback)
+    throw new Error('Refusing to open a sign-in page that is not https.');
+  await shell.openExternal(url);
+}

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createAppCore, type AppCore } from '../core/app-core';
+import { createMemorySecretBox } from '../core/secrets/secret-box';
 import { createJsonFileStorage } from '../core/json-file-storage';
 import { silentLogger, systemClock } from '../core/ports';
 import { startBrowserHost, type BrowserHost } from './host';
@@ -18,6 +19,7 @@ beforeEach(async () => {
   await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Ambient Scribe</title>');
   core = await createAppCore({
     settingsStorage: createJsonFileStorage(join(dataDir, 'settings.json'), silentLogger),
+    secrets: createMemorySecretBox(),
     appInfo: {
       name: 'Ambient Scribe',
       version: '1.2.3',

@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util';
 import { createAppCore } from '../core/app-core';
 import { defaultDataDirectory, PRODUCT_NAME } from '../core/data-directory';
 import { createJsonFileStorage } from '../core/json-file-storage';
+import { createFileSecretBox } from '../core/secrets/file-secret-box';
 import { consoleLogger, systemClock } from '../core/ports';
 import { startBrowserHost } from './host';
 
@@ -31,6 +32,8 @@ await mkdir(dataDirectory, { recursive: true, mode: 0o700 });
 
 const core = await createAppCore({
   settingsStorage: createJsonFileStorage(join(dataDirectory, 'settings.json'), consoleLogger),
+  // Browser mode keeps secrets in a file only this user can read (Electron uses the OS keychain).
+  secrets: createFileSecretBox({ filePath: join(dataDirectory, 'secrets.json'), log: consoleLogger }),
   appInfo: {
     name: PRODUCT_NAME,
     version: __APP_VERSION__,
@@ -57,7 +60,6 @@ console.log(`Settings: ${core.settings.location}. Stop with Ctrl+C.`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    core.stop();
-    void host.close().then(() => process.exit(0));
+    void Promise.all([core.stop(), host.close()]).then(() => process.exit(0));
   });
 }

@@ -1,25 +1,39 @@
 import type { AppInfo } from '../../shared/contract';
 import { SETTING_LABELS } from '../../shared/settings';
 import { createContractRouter, type ContractRouter } from './contract-router';
+import { createEncounterController } from './encounter/encounter-controller';
+import { createServiceSessions } from './encounter/service-session';
 import { createEventHub, type EventHub } from './event-hub';
 import type { Clock, JsonStorage, Logger } from './ports';
+import type { RecorderTiming } from './recorder/recorder-types';
+import { SECRET_NAMES, type SecretBox } from './secrets/secret-box';
+import { createServiceLocator } from './service/service-locator';
 import { createSettingsService, type SettingsService } from './settings-service';
 
 export interface AppCoreDeps {
   settingsStorage: JsonStorage;
+  /** Partner token and OIDC refresh token: safeStorage in Electron, a 0600 file in browser mode. */
+  secrets: SecretBox;
   /** Facts about the running app that only the shell knows (mode, versions, data directory). */
   appInfo: AppInfo;
   log: Logger;
   clock: Clock;
+  /**
+   * Electron: shell.openExternal for the sign-in page. Absent in browser mode, where the renderer
+   * gets an auth.openUrl event and opens a tab (the "system browser" of browser mode).
+   */
+  openExternal?: (url: string) => Promise<void>;
   /** How often the core tells the renderer it is alive. */
   heartbeatIntervalMs?: number;
+  /** Tests shrink the recorder's timers. */
+  recorderTiming?: Partial<RecorderTiming>;
 }
 
 export interface AppCore {
   router: ContractRouter;
   events: EventHub;
   settings: SettingsService;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 export const DEFAULT_HEARTBEAT_MS = 2_000;
@@ -28,12 +42,70 @@ export const DEFAULT_HEARTBEAT_MS = 2_000;
 export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   const settings = await createSettingsService(deps.settingsStorage, deps.log);
   const events = createEventHub();
+  const locator = createServiceLocator({ dataDirectory: deps.appInfo.dataDirectory, log: deps.log });
+  const sessions = createServiceSessions({
+    locator,
+    secrets: deps.secrets,
+    clock: deps.clock,
+    log: deps.log,
+    openExternal: deps.openExternal ?? (async (url) => events.emit('auth.openUrl', { url })),
+    onAuthChange: (status) => events.emit('auth.changed', status),
+  });
+  const encounters = createEncounterController({
+    clock: deps.clock,
+    log: deps.log,
+    ...(deps.recorderTiming ? { recorderTiming: deps.recorderTiming } : {}),
+    onRecorderChange: (view) => events.emit('recorder.changed', view),
+    onResultsProgress: (progress) => events.emit('results.progress', progress),
+  });
+  const session = () => sessions.get(settings.get());
+  const secretsStatus = async () => ({
+    partnerTokenStored: (await deps.secrets.get(SECRET_NAMES.partnerToken)) !== undefined,
+    persistence: deps.secrets.persistence,
+    ...(deps.secrets.notice ? { notice: deps.secrets.notice } : {}),
+  });
 
   const router = createContractRouter(
     {
       'app.info': () => deps.appInfo,
       'settings.get': () => settings.get(),
       'settings.set': (patch) => settings.update(patch),
+      'secrets.status': secretsStatus,
+      'secrets.setPartnerToken': async ({ token }) => {
+        // Through the auth manager: it stores the token and drops a service token made with the old one.
+        await (await session()).auth.setPartnerToken(token);
+        return secretsStatus();
+      },
+      'auth.status': () => sessions.status(settings.get()),
+      'auth.signIn': async () => {
+        const current = await session();
+        await current.auth.signIn().catch(() => undefined); // the status says what went wrong
+        return sessions.status(settings.get());
+      },
+      'auth.cancelSignIn': async () => {
+        (await session()).auth.cancelSignIn();
+        return sessions.status(settings.get());
+      },
+      'auth.signOut': async () => {
+        await (await session()).auth.signOut();
+        return sessions.status(settings.get());
+      },
+      'encounter.start': async (request) => encounters.start(request, await session()),
+      'recorder.chunk': (chunk) => {
+        encounters.chunk(chunk);
+        return undefined;
+      },
+      'recorder.state': () => encounters.view(),
+      'recorder.pause': () => encounters.pause(),
+      'recorder.resume': () => encounters.resume(),
+      'recorder.end': () => encounters.end(),
+      'recorder.cancel': () => encounters.cancel(),
+      'results.get': ({ sessionId }) => encounters.results(sessionId),
+      'forms.templates': async () => (await session()).rest.formTemplates(),
+      'forms.feedback': async ({ sessionId, formId, feedback }) => {
+        await (await session()).rest.sendFormFeedback(sessionId, formId, feedback);
+        return undefined;
+      },
     },
     deps.log,
     SETTING_LABELS,
@@ -44,5 +116,15 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     events.emit('heartbeat', { seq: seq++, at: deps.clock.now() });
   });
 
-  return { router, events, settings, stop: stopHeartbeat };
+  return {
+    router,
+    events,
+    settings,
+    async stop() {
+      stopHeartbeat();
+      encounters.dispose();
+      sessions.dispose();
+      await locator.close();
+    },
+  };
 }

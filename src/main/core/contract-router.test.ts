@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { VERB_NAMES } from '../../shared/contract';
 import { DEFAULT_SETTINGS, SETTING_LABELS } from '../../shared/settings';
 import { createContractRouter, type VerbHandlers } from './contract-router';
 import type { Logger } from './ports';
@@ -21,7 +22,17 @@ const appInfo = {
 };
 
 function router(overrides: Partial<VerbHandlers> = {}, log = recordingLogger()) {
+  // Verbs these tests do not call answer with an error if they ever are.
+  const unused = Object.fromEntries(
+    VERB_NAMES.map((verb) => [
+      verb,
+      () => {
+        throw new Error(`${verb} is not used in this test`);
+      },
+    ]),
+  ) as unknown as VerbHandlers;
   const handlers: VerbHandlers = {
+    ...unused,
     'app.info': () => appInfo,
     'settings.get': () => DEFAULT_SETTINGS,
     'settings.set': (patch) => ({ ...DEFAULT_SETTINGS, ...patch }),

@@ -4,3 +4,4 @@ export * from './schemas';
 export * from './envelope';
 export type * from './api';
 export type * from './bridge';
+export * from './encounter';

@@ -3,8 +3,34 @@
  * of the app's contract, and the IPC channel each travels on. This file is dependency-free so the
  * sandboxed preload can import it without pulling in the schemas.
  */
-export const VERB_NAMES = ['app.info', 'settings.get', 'settings.set'] as const;
-export const EVENT_NAMES = ['heartbeat'] as const;
+export const VERB_NAMES = [
+  'app.info',
+  'settings.get',
+  'settings.set',
+  'secrets.status',
+  'secrets.setPartnerToken',
+  'auth.status',
+  'auth.signIn',
+  'auth.cancelSignIn',
+  'auth.signOut',
+  'encounter.start',
+  'recorder.chunk',
+  'recorder.state',
+  'recorder.pause',
+  'recorder.resume',
+  'recorder.end',
+  'recorder.cancel',
+  'results.get',
+  'forms.templates',
+  'forms.feedback',
+] as const;
+export const EVENT_NAMES = [
+  'heartbeat',
+  'auth.changed',
+  'auth.openUrl',
+  'recorder.changed',
+  'results.progress',
+] as const;
 
 export type VerbName = (typeof VERB_NAMES)[number];
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { settingsPatchSchema, settingsSchema } from '../settings';
 import type { EventName, VerbName } from './names';
+import { templatesResponseSchema } from '../service';
+import {
+  audioChunkSchema,
+  authStatusSchema,
+  formFeedbackSchema,
+  recorderViewSchema,
+  resultsProgressSchema,
+  resultsSchema,
+  secretsStatusSchema,
+  sessionRefSchema,
+  setPartnerTokenSchema,
+  startEncounterSchema,
+} from './encounter';
 
 export const appInfoSchema = z.object({
   name: z.string(),
@@ -23,17 +36,39 @@ export const heartbeatSchema = z.object({
 export type Heartbeat = z.infer<typeof heartbeatSchema>;
 
 const noPayload = z.undefined();
+const nothing = z.undefined();
 
 /** Every verb: the payload main accepts and the value it answers with. */
 export const verbSchemas = {
   'app.info': { request: noPayload, response: appInfoSchema },
   'settings.get': { request: noPayload, response: settingsSchema },
   'settings.set': { request: settingsPatchSchema, response: settingsSchema },
+  'secrets.status': { request: noPayload, response: secretsStatusSchema },
+  'secrets.setPartnerToken': { request: setPartnerTokenSchema, response: secretsStatusSchema },
+  'auth.status': { request: noPayload, response: authStatusSchema },
+  'auth.signIn': { request: noPayload, response: authStatusSchema },
+  'auth.cancelSignIn': { request: noPayload, response: authStatusSchema },
+  'auth.signOut': { request: noPayload, response: authStatusSchema },
+  'encounter.start': { request: startEncounterSchema, response: recorderViewSchema },
+  'recorder.chunk': { request: audioChunkSchema, response: nothing },
+  'recorder.state': { request: noPayload, response: recorderViewSchema },
+  'recorder.pause': { request: noPayload, response: recorderViewSchema },
+  'recorder.resume': { request: noPayload, response: recorderViewSchema },
+  'recorder.end': { request: noPayload, response: recorderViewSchema },
+  'recorder.cancel': { request: noPayload, response: recorderViewSchema },
+  'results.get': { request: sessionRefSchema, response: resultsSchema },
+  'forms.templates': { request: noPayload, response: templatesResponseSchema },
+  'forms.feedback': { request: formFeedbackSchema, response: nothing },
 } as const satisfies Record<VerbName, { request: z.ZodType; response: z.ZodType }>;
 
 /** Every event main may push to the renderer, with its payload. */
 export const eventSchemas = {
   heartbeat: heartbeatSchema,
+  'auth.changed': authStatusSchema,
+  /** Browser mode: the renderer opens this sign-in address in a new tab (the "system browser"). */
+  'auth.openUrl': z.object({ url: z.string().url() }),
+  'recorder.changed': recorderViewSchema,
+  'results.progress': resultsProgressSchema,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type VerbRequest<V extends VerbName> = z.input<(typeof verbSchemas)[V]['request']>;

@@ -47,6 +47,12 @@ export function sentenceFor(status: number, id: string): string {
       return 'This recording has already ended.';
     case 'session_not_found':
       return 'The service does not know this recording any more.';
+    case 'not_ready':
+      return 'The service has not finished with this recording yet.';
+    case 'session_conflict':
+      return 'The service already has a recording with this identity.';
+    case 'invalid_response':
+      return 'The documentation service answered in a way this app does not understand. Ask your IT admin to check the app and service versions.';
     case 'unreachable':
       return 'The documentation service cannot be reached. Check the network; recording continues and uploads when it is back.';
     case 'timeout':

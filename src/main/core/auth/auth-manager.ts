@@ -1,0 +1,319 @@
+import type { LoginRequest } from '../../../shared/service';
+import type { AuthModel } from '../../../shared/settings';
+import type { Clock, Logger } from '../ports';
+import { SECRET_NAMES, type SecretBox } from '../secrets/secret-box';
+import { DEFAULT_TIMEOUT_MS, retryPolicy, type RetryPolicy } from '../service/rest-client-transport';
+import { ServiceCallError } from '../service/service-error';
+import type { ServiceCredentials, ServiceEndpoint, TokenSource } from '../service/token-source';
+import { asServiceCallError, authError, isAuthProblem } from './auth-errors';
+import type { AuthPhase, AuthStatus } from './auth-status';
+import type { OidcSettings } from './oidc-client';
+import { oidcPartnerToken, sharedPartnerToken, type PartnerTokenSource } from './partner-token';
+import { loginRegisteringOnce, type LoginResult, type RegisterProfile } from './service-login';
+
+/**
+ * The app's sign-in with the service (spec "Authentication"), as a TokenSource: it logs in with the
+ * configured partner model, registers the provider when the service does not know it yet, renews
+ * the service token before its lifetime ends and once after the service refuses it, and reports
+ * where it stands for the UI. Service tokens live in memory only.
+ */
+
+export interface AuthManagerOptions {
+  endpoint: ServiceEndpoint;
+  partnerId: string;
+  authModel: AuthModel;
+  /** Bearer and Single Auth Token partners: required. Standard partners: ignored by the service. */
+  providerId: string;
+  /** For Register. Standard partners fall back to the ID token's name for the name. */
+  profile: RegisterProfile;
+  /** Standard partners: the partner's identity provider and the app's client id there. */
+  oidc?: OidcSettings;
+  secrets: SecretBox;
+  clock: Clock;
+  log: Logger;
+  /** Standard partners: shows the IdP's sign-in page in the system browser. */
+  openExternal?: (url: string) => Promise<void>;
+  /** Renew the service token at this fraction of its lifetime; default 0.85. */
+  refreshAt?: number;
+  /** How long an interactive sign-in may wait for the browser; default 5 minutes. */
+  signInTimeoutMs?: number;
+  /** Per Login/Register request; default 15 s. */
+  requestTimeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface AuthManager extends TokenSource {
+  /** renew() with the token the service refused: callers refused the same token share one login. */
+  renew(rejectedToken?: string): Promise<ServiceCredentials>;
+  status(): AuthStatus;
+  onChange(listener: (status: AuthStatus) => void): () => void;
+  /** The user's "Sign in": like current(), but a standard partner may open the browser. */
+  signIn(): Promise<AuthStatus>;
+  /** Stops a sign-in that waits for the browser; it rejects with sign_in_cancelled. */
+  cancelSignIn(): void;
+  /** Drops the service token; standard partners also forget (and revoke) the refresh token. */
+  signOut(): Promise<void>;
+  /** Bearer and Single Auth Token partners: store the partner token (empty removes it). */
+  setPartnerToken(token: string): Promise<void>;
+  /** Stops timers and pending sign-ins; the manager is not used after this. */
+  dispose(): void;
+}
+
+const DEFAULT_REFRESH_AT = 0.85;
+const DEFAULT_SIGN_IN_TIMEOUT_MS = 5 * 60 * 1000;
+/** A token this close to its end is not handed out (at most a tenth of its lifetime). */
+const EXPIRY_MARGIN_MS = 30_000;
+/** Below this much remaining validity a failed background renewal is not retried on its own. */
+const MIN_RETRY_WINDOW_MS = 100;
+
+interface Held extends ServiceCredentials {
+  lifetimeMs: number;
+}
+
+export function createAuthManager(options: AuthManagerOptions): AuthManager {
+  const { clock, log, secrets, authModel } = options;
+  const partnerId = options.partnerId.trim();
+  const providerId = options.providerId.trim();
+  const refreshAt = options.refreshAt ?? DEFAULT_REFRESH_AT;
+  const transport = {
+    endpoint: options.endpoint,
+    timeoutMs: options.requestTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+    retry: retryPolicy(options.retry),
+    clock,
+    log,
+  };
+
+  let held: Held | undefined;
+  let inFlight: { promise: Promise<ServiceCredentials>; interactive: boolean } | undefined;
+  let phase: AuthPhase = 'signed-out';
+  let problem: ServiceCallError | undefined;
+  let waitingForBrowser = false;
+  /** Bumped by signOut/dispose/a new partner token: a login started before must not land. */
+  let epoch = 0;
+  let stopTimer: (() => void) | undefined;
+  const listeners = new Set<(status: AuthStatus) => void>();
+  let lastEmitted = '';
+
+  const partner: PartnerTokenSource =
+    authModel === 'standard' && options.oidc && options.openExternal
+      ? oidcPartnerToken({
+          settings: options.oidc,
+          secrets,
+          clock,
+          log,
+          openExternal: options.openExternal,
+          signInTimeoutMs: options.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS,
+          onWaiting(waiting) {
+            waitingForBrowser = waiting;
+            emit();
+          },
+        })
+      : sharedPartnerToken(secrets);
+
+  const publicCredentials = (credentials: Held): ServiceCredentials => {
+    const { lifetimeMs: _lifetime, ...rest } = credentials;
+    return rest;
+  };
+
+  const valid = (credentials: Held | undefined): credentials is Held =>
+    credentials !== undefined &&
+    clock.now() < credentials.expiresAt - Math.min(EXPIRY_MARGIN_MS, credentials.lifetimeMs / 10);
+
+  function status(): AuthStatus {
+    const identity = partner.identity();
+    const signedIn = held !== undefined && clock.now() < held.expiresAt;
+    return {
+      signedIn,
+      phase: waitingForBrowser ? 'waiting-for-browser' : phase,
+      model: authModel,
+      providerId: authModel === 'standard' ? (identity.sub ?? providerId) : providerId,
+      ...(identity.name ? { providerName: identity.name } : {}),
+      ...(held ? { validUntil: held.expiresAt } : {}),
+      ...(problem ? { problem: problem.sentence, problemId: problem.id } : {}),
+      secretStorage: secrets.persistence,
+      ...(secrets.notice ? { secretNotice: secrets.notice } : {}),
+    };
+  }
+
+  function emit(): void {
+    const next = status();
+    const text = JSON.stringify(next);
+    if (text === lastEmitted) return;
+    lastEmitted = text;
+    for (const listener of listeners) listener(next);
+  }
+
+  function configProblem(): ServiceCallError | undefined {
+    if (!partnerId) return authError('not_configured', 'partner id', 'Enter the partner ID in Settings.');
+    if (authModel === 'standard') {
+      if (!options.oidc) {
+        return authError(
+          'not_configured',
+          'oidc',
+          'Sign-in for this partner needs its identity provider. Ask your IT admin.',
+        );
+      }
+      if (!options.openExternal) return authError('browser_unavailable', 'no openExternal');
+      return undefined;
+    }
+    // protocol: Authentication (Bearer and Single Auth Token: provider_id required on Login and Register)
+    if (!providerId) return authError('not_configured', 'provider id', 'Enter the provider ID in Settings.');
+    return undefined;
+  }
+
+  async function loginWith(partnerToken: string): Promise<LoginResult> {
+    const request: LoginRequest = {
+      partner_id: partnerId,
+      partner_token: partnerToken,
+      // protocol: Authentication (standard: provider_id optional and ignored; derived from the ID token)
+      ...(authModel === 'standard' ? {} : { provider_id: providerId }),
+    };
+    return loginRegisteringOnce(transport, request, () => {
+      // Standard partners: the IdP knows the clinician's name (or at least their user name).
+      const identity = partner.identity();
+      return { ...options.profile, name: options.profile.name || identity.name || identity.sub };
+    });
+  }
+
+  async function login(interactive: boolean): Promise<ServiceCredentials> {
+    const started = epoch;
+    phase = held ? 'refreshing' : 'signing-in';
+    emit();
+    try {
+      const misconfigured = configProblem();
+      if (misconfigured) throw misconfigured;
+      const startedAt = clock.now();
+      let result: LoginResult;
+      try {
+        result = await loginWith(await partner.get({ interactive }));
+      } catch (error) {
+        // A standard partner's ID token refused (expired by the service's clock, keys rotated):
+        // one fresh ID token through the refresh token, then give up.
+        if (!(
+          authModel === 'standard' &&
+          error instanceof ServiceCallError &&
+          error.id === 'invalid_sdp_token'
+        )) {
+          throw error;
+        }
+        result = await loginWith(await partner.get({ interactive, fresh: true }));
+      }
+      if (started !== epoch) throw authError('signed_out');
+      held = {
+        serviceToken: result.serviceToken,
+        // protocol: Authentication (Single Auth Token: sdp_provider_id = the provider_id of Login)
+        ...(authModel === 'single_auth_token' ? { providerHeader: providerId } : {}),
+        // Counted from before the request: the service's clock started no later than that.
+        expiresAt: startedAt + result.lifetimeMs,
+        lifetimeMs: result.lifetimeMs,
+      };
+      problem = undefined;
+      phase = 'signed-in';
+      schedule(result.lifetimeMs * refreshAt);
+      log.info('auth: signed in to the service', {
+        model: authModel,
+        validForMs: result.lifetimeMs,
+        registered: result.registered,
+      });
+      emit();
+      return publicCredentials(held);
+    } catch (thrown) {
+      const error = asServiceCallError(thrown);
+      if (started === epoch) {
+        problem = error;
+        phase = isAuthProblem(error, 'sign_in_needed') ? 'sign-in-needed' : held ? 'signed-in' : 'signed-out';
+        log.warn('auth: sign-in failed', { model: authModel, status: error.status, id: error.id });
+        emit();
+      }
+      throw error;
+    }
+  }
+
+  /** One login at a time, shared by every caller that needs one meanwhile (no stampede). */
+  function loginOnce(interactive: boolean): Promise<ServiceCredentials> {
+    if (inFlight) return inFlight.promise;
+    const attempt = {
+      interactive,
+      promise: login(interactive).finally(() => {
+        if (inFlight === attempt) inFlight = undefined;
+      }),
+    };
+    inFlight = attempt;
+    return attempt.promise;
+  }
+
+  function schedule(delayMs: number): void {
+    stopTimer?.();
+    stopTimer = clock.after(delayMs, () => {
+      stopTimer = undefined;
+      loginOnce(false).catch((error: unknown) => {
+        // The old token still works for a while: try again halfway to its end, unless only the
+        // user can fix this (then the status says so and the UI offers "Sign in").
+        if (isAuthProblem(error, 'sign_in_needed') || isAuthProblem(error, 'signed_out') || !held) return;
+        const remaining = held.expiresAt - clock.now();
+        if (remaining > MIN_RETRY_WINDOW_MS) schedule(remaining / 2);
+      });
+    });
+  }
+
+  function reset(): void {
+    epoch += 1;
+    stopTimer?.();
+    stopTimer = undefined;
+    held = undefined;
+    inFlight = undefined;
+    problem = undefined;
+    phase = 'signed-out';
+  }
+
+  return {
+    async current() {
+      if (valid(held)) return publicCredentials(held);
+      return loginOnce(false);
+    },
+    async renew(rejectedToken) {
+      // Someone else already replaced the refused token: use the new one.
+      if (rejectedToken !== undefined && valid(held) && held.serviceToken !== rejectedToken) {
+        return publicCredentials(held);
+      }
+      if (!inFlight && (rejectedToken === undefined || held?.serviceToken === rejectedToken)) {
+        held = undefined;
+      }
+      return loginOnce(false);
+    },
+    status,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async signIn() {
+      // A silent login already under way may make the browser unnecessary: let it finish first.
+      if (inFlight && !inFlight.interactive) await inFlight.promise.catch(() => undefined);
+      if (!valid(held)) await loginOnce(true);
+      return status();
+    },
+    cancelSignIn() {
+      partner.cancel();
+    },
+    async signOut() {
+      partner.cancel();
+      reset();
+      await partner.forget();
+      log.info('auth: signed out', { model: authModel });
+      emit();
+    },
+    async setPartnerToken(token) {
+      const value = token.trim();
+      if (value) await secrets.set(SECRET_NAMES.partnerToken, value);
+      else await secrets.delete(SECRET_NAMES.partnerToken);
+      // The next call logs in with the new token.
+      reset();
+      emit();
+    },
+    dispose() {
+      partner.cancel();
+      reset();
+      listeners.clear();
+    },
+  };
+}

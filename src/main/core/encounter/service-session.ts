@@ -1,0 +1,124 @@
+import type { Settings } from '../../../shared/settings';
+import type { AuthStatus as ContractAuthStatus } from '../../../shared/contract';
+import { createAuthManager, type AuthManager } from '../auth';
+import type { Clock, Logger } from '../ports';
+import { SECRET_NAMES, type SecretBox } from '../secrets/secret-box';
+import { createRestClient, type RestClient } from '../service/rest-client';
+import type { ServiceConnection, createServiceLocator } from '../service/service-locator';
+
+/** One signed-in connection to the service: the auth manager (a TokenSource) and the REST client. */
+export interface ServiceSession {
+  connection: ServiceConnection;
+  auth: AuthManager;
+  rest: RestClient;
+}
+
+export interface ServiceSessionsDeps {
+  locator: ReturnType<typeof createServiceLocator>;
+  secrets: SecretBox;
+  clock: Clock;
+  log: Logger;
+  /** Shows a URL in the system browser (Electron), or asks the renderer to open a tab (browser mode). */
+  openExternal(url: string): Promise<void>;
+  onAuthChange(status: ContractAuthStatus): void;
+}
+
+/** Settings that decide which service and which identity; any change means a new session. */
+const IDENTITY_KEYS = [
+  'service',
+  'partnerId',
+  'authModel',
+  'providerId',
+  'oidcIssuer',
+  'oidcClientId',
+] as const;
+
+/**
+ * Keeps the service session that matches the current settings, making a new one (and disposing
+ * the old) when the service or the identity changes.
+ */
+export function createServiceSessions(deps: ServiceSessionsDeps) {
+  let current: { key: string; session: Promise<ServiceSession> } | undefined;
+
+  async function open(settings: Settings): Promise<ServiceSession> {
+    const connection = await deps.locator.resolve(settings);
+    const auth = createAuthManager({
+      endpoint: connection.endpoint,
+      partnerId: connection.partnerId,
+      authModel: connection.authModel,
+      providerId: connection.providerId,
+      profile: {
+        name: connection.profile.name,
+        orgId: connection.profile.orgId,
+        specialty: connection.profile.specialty,
+      },
+      ...(connection.oidc ? { oidc: connection.oidc } : {}),
+      secrets: connection.builtinPartnerToken
+        ? withDemoToken(deps.secrets, connection.builtinPartnerToken)
+        : deps.secrets,
+      clock: deps.clock,
+      log: deps.log,
+      openExternal: deps.openExternal,
+    });
+    auth.onChange(() => deps.onAuthChange(toContract(auth, connection)));
+    const rest = createRestClient({
+      endpoint: connection.endpoint,
+      tokens: auth,
+      clock: deps.clock,
+      log: deps.log,
+    });
+    return { connection, auth, rest };
+  }
+
+  /** The session for these settings (created on first use). */
+  function get(settings: Settings): Promise<ServiceSession> {
+    const key = JSON.stringify(IDENTITY_KEYS.map((k) => settings[k]));
+    if (current?.key !== key) {
+      dispose();
+      current = { key, session: open(settings) };
+    }
+    return current.session;
+  }
+
+  function dispose(): void {
+    void current?.session.then(
+      (old) => old.auth.dispose(),
+      () => undefined,
+    );
+    current = undefined;
+  }
+
+  return {
+    get,
+    async status(settings: Settings): Promise<ContractAuthStatus> {
+      const session = await get(settings);
+      return toContract(session.auth, session.connection);
+    },
+    dispose,
+  };
+}
+
+/** The built-in sandbox's demo partner token stands in until the clinician stores one. */
+function withDemoToken(secrets: SecretBox, demoToken: string): SecretBox {
+  return {
+    persistence: secrets.persistence,
+    ...(secrets.notice !== undefined ? { notice: secrets.notice } : {}),
+    get: async (name) =>
+      (await secrets.get(name)) ?? (name === SECRET_NAMES.partnerToken ? demoToken : undefined),
+    set: (name, value) => secrets.set(name, value),
+    delete: (name) => secrets.delete(name),
+  };
+}
+
+export function toContract(auth: AuthManager, connection: ServiceConnection): ContractAuthStatus {
+  const status = auth.status();
+  return {
+    model: status.model,
+    signedIn: status.signedIn,
+    signingIn: status.phase === 'signing-in' || status.phase === 'waiting-for-browser',
+    ...(status.providerId ? { providerId: status.providerId } : {}),
+    ...(status.validUntil !== undefined ? { validUntil: status.validUntil } : {}),
+    ...(status.problem ? { problem: status.problem } : {}),
+    demo: connection.demo,
+  };
+}

@@ -1,0 +1,2 @@
+export * from './secret-box';
+export { createFileSecretBox, type FileSecretBoxOptions } from './file-secret-box';

@@ -1,0 +1,387 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../../../../sandbox/server';
+import type { ServiceClient } from '../../../../sandbox/test-support/service-client';
+import { silentLogger } from '../ports';
+import {
+  LoginTokens,
+  controlSession,
+  dropStream,
+  harness,
+  restClient,
+  sha256,
+  speech,
+  testSandbox,
+  waitUntil,
+} from './sandbox-harness.test-support';
+
+/**
+ * The stream client against the real sandbox, in process, over real sockets. Byte equality is
+ * checked with the control API's pcm_sha256 and received_bytes; timings get generous bounds.
+ */
+let sandbox: Sandbox;
+let rest: ServiceClient;
+
+beforeAll(async () => {
+  sandbox = await testSandbox();
+  rest = await restClient(sandbox);
+});
+afterAll(() => sandbox.close());
+
+const states = (changes: { state: string }[]) => changes.map((c) => c.state);
+
+async function expectServiceHas(box: Sandbox, id: string, pcm: Buffer) {
+  const seen = await controlSession(box, id);
+  expect(seen.received_bytes).toBe(pcm.length);
+  expect(seen.pcm_sha256).toBe(sha256(pcm));
+}
+
+describe('streaming', () => {
+  it('sends 100 ms chunks the moment they are appended, and the service gets them byte-identical', async () => {
+    const id = await rest.createSession();
+    const h = harness(() => sandbox, id);
+    h.client.connect();
+    await h.waitForLink('open');
+    const pcm = speech(2);
+    for (let offset = 0; offset < pcm.length; offset += 3_200) {
+      h.append(pcm.subarray(offset, offset + 3_200));
+      // Steady state (real time, no backlog): the chunk is on the wire before sendAudio returns.
+      expect(h.client.bytes.sent).toBe(h.client.bytes.appended);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await h.client.finish();
+    await expectServiceHas(sandbox, id, h.appended());
+    expect(h.client.bytes).toEqual({ appended: pcm.length, sent: pcm.length, acked: pcm.length });
+    expect(states(h.changes)).toEqual(['connecting', 'open', 'closed']);
+    expect(h.changes.at(-1)).toEqual({ state: 'closed', closeCode: 1000, reason: 'finished' });
+  });
+
+  it('re-chunks odd-sized appends (never under 20 ms on the wire) and keeps events in log order', async () => {
+    const id = await rest.createSession();
+    const h = harness(() => sandbox, id);
+    h.client.connect();
+    const pcm = speech(4, 3);
+    const sizes = [1_000, 5_000, 640, 2, 7_000, 3_198, 12_000, 100];
+    let offset = 0;
+    for (let i = 0; offset < pcm.length; i++) {
+      const size = sizes[i % sizes.length] as number;
+      h.append(pcm.subarray(offset, offset + size));
+      offset += size;
+      if (i === 5) h.client.sendEvent('PAUSE');
+      if (i === 6) h.client.sendEvent('RESUME');
+    }
+    await h.client.finish();
+    await expectServiceHas(sandbox, id, h.appended());
+    const types = (await controlSession(sandbox, id)).timeline.map((e) => e.type);
+    expect(types.indexOf('PAUSE')).toBeGreaterThan(types.indexOf('connect'));
+    expect(types.indexOf('RESUME')).toBeGreaterThan(types.indexOf('PAUSE'));
+    expect(types.indexOf('EOF')).toBeGreaterThan(types.indexOf('RESUME'));
+  });
+
+  it('without the ACK extension resumes from written bytes and finishes when all is written', async () => {
+    const id = await rest.createSession();
+    const h = harness(() => sandbox, id, { useAck: false });
+    h.client.connect();
+    const pcm = speech(2, 5);
+    for (let offset = 0; offset < pcm.length; offset += 3_200) h.append(pcm.subarray(offset, offset + 3_200));
+    await h.client.finish();
+    await expectServiceHas(sandbox, id, pcm);
+    expect(h.client.bytes.acked).toBe(pcm.length);
+  });
+});
+
+describe('reconnecting', () => {
+  it('survives three dropped connections: resumes from the ACK, no gap, no duplicate', async () => {
+    const id = await rest.createSession();
+    const h = harness(() => sandbox, id);
+    h.client.connect();
+    await h.waitForLink('open');
+    const live = h.startLive(speech(20, 11));
+    const reconnectMs: number[] = [];
+    let from = 0;
+    for (let drop = 0; drop < 3; drop++) {
+      await new Promise((r) => setTimeout(r, 400));
+      const start = Date.now();
+      await dropStream(sandbox, id);
+      const down = await h.waitForLink('reconnecting', from + 1);
+      from = await h.waitForLink('open', down);
+      reconnectMs.push(Date.now() - start);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    live.stop();
+    await h.client.finish();
+    await expectServiceHas(sandbox, id, h.appended());
+    expect(states(h.changes)).toEqual([
+      'connecting',
+      'open',
+      ...['reconnecting', 'open', 'reconnecting', 'open', 'reconnecting', 'open'],
+      'closed',
+    ]);
+    expect(h.changes.filter((c) => c.state === 'reconnecting').map((c) => c.closeCode)).toEqual([
+      1006, 1006, 1006,
+    ]);
+    expect((await controlSession(sandbox, id)).connections).toBe(4);
+    console.info(`reconnect after a drop: ${reconnectMs.join(', ')} ms`);
+  });
+
+  it('renews the token after 4001 and continues byte-identical', async () => {
+    // Tokens live 1 s here (100 s before the 0.01 scale).
+    const shortLived = await testSandbox({ limitOverrides: { tokenLifetimeMs: 100_000 } });
+    try {
+      const client = await restClient(shortLived);
+      const id = await client.createSession();
+      const h = harness(() => shortLived, id);
+      h.client.connect();
+      await h.waitForLink('open');
+      const live = h.startLive(speech(20, 13));
+      await waitUntil(() => h.changes.some((c) => c.closeCode === 4001), '4001', 10_000);
+      const afterExpiry = await h.waitForLink(
+        'open',
+        h.changes.findIndex((c) => c.closeCode === 4001),
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      live.stop();
+      await h.client.finish();
+      await expectServiceHas(shortLived, id, h.appended());
+      expect(afterExpiry).toBeGreaterThan(0);
+      expect(h.changes.find((c) => c.closeCode === 4001)).toMatchObject({
+        state: 'reconnecting',
+        reason: 'token expired',
+      });
+      expect(h.tokens.renewals).toBeGreaterThanOrEqual(1);
+    } finally {
+      await shortLived.close();
+    }
+  });
+
+  it('goes offline while the service is down and loses nothing when it comes back on the same port', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'stream-client-offline-'));
+    let box = await testSandbox({ dataDir });
+    const port = Number(new URL(box.url).port);
+    try {
+      const client = await restClient(box);
+      const id = await client.createSession();
+      const h = harness(() => box, id);
+      h.client.connect();
+      await h.waitForLink('open');
+      const live = h.startLive(speech(20, 17));
+      await new Promise((r) => setTimeout(r, 400));
+      await box.close();
+      await h.waitForLink('offline');
+      const appendedWhileDown = h.client.bytes.appended;
+      await new Promise((r) => setTimeout(r, 600));
+      live.stop();
+      expect(h.client.bytes.appended).toBeGreaterThan(appendedWhileDown);
+      // "Finishing when online": finish() waits for the service instead of failing.
+      let finished = false;
+      const finishing = h.client.finish().then(() => (finished = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(finished).toBe(false);
+      expect(h.client.link.state).toBe('offline');
+      box = await testSandbox({ port, dataDir });
+      await finishing;
+      await expectServiceHas(box, id, h.appended());
+      const sequence = states(h.changes);
+      expect(sequence.slice(0, 2)).toEqual(['connecting', 'open']);
+      expect(sequence.slice(2)).toEqual(['reconnecting', 'offline', 'open', 'closed']);
+    } finally {
+      await box.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('reconnects when another connection replaces ours (4000)', async () => {
+    const id = await rest.createSession();
+    const h = harness(() => sandbox, id);
+    h.client.connect();
+    await h.waitForLink('open');
+    h.append(speech(1, 19));
+    await waitUntil(() => h.client.bytes.acked === 32_000, 'ACK of 1 s');
+    const intruder = await rest.openStream(id);
+    const down = await h.waitForLink('reconnecting');
+    expect(h.changes[down]).toMatchObject({ closeCode: 4000 });
+    await h.waitForLink('open', down);
+    expect((await intruder.closed).code).toBe(4000);
+    h.append(speech(1, 23));
+    await h.client.finish();
+    await expectServiceHas(sandbox, id, h.appended());
+  });
+});
+
+describe('draining a backlog', () => {
+  it('resends exactly from the ACK when a drop loses audio still in flight (service at real time)', async () => {
+    // Time scale 1: the service reads at 4× real time at most and stops reading beyond that, so with
+    // the client allowed 50× a drop is sure to cut audio that was sent but never acknowledged.
+    const realTime = await startSandbox({ asr: 'energy' });
+    try {
+      const client = await restClient(realTime);
+      const id = await client.createSession();
+      const resumes: number[] = [];
+      const log = {
+        ...silentLogger,
+        info: (message: string, fields?: Record<string, unknown>) => {
+          if (message === 'stream: resuming') resumes.push(fields?.from as number);
+        },
+      };
+      const h = harness(() => realTime, id, { maxDrainFactor: 50 }, log);
+      const backlog = speech(8, 61);
+      for (let offset = 0; offset < backlog.length; offset += 3_200)
+        h.append(backlog.subarray(offset, offset + 3_200));
+      h.client.connect();
+      await h.waitForLink('open');
+      let inFlight = 0;
+      await waitUntil(() => {
+        inFlight = h.client.bytes.sent - h.client.bytes.acked;
+        return inFlight > 48_000;
+      }, 'audio in flight');
+      const sentBeforeDrop = h.client.bytes.sent;
+      await dropStream(realTime, id);
+      await h.waitForLink('open', 2);
+      await h.client.finish();
+      await expectServiceHas(realTime, id, backlog);
+      expect(resumes).toHaveLength(2);
+      expect(resumes[1]).toBeLessThan(sentBeforeDrop);
+      console.info(
+        `drop with ${inFlight} bytes unacknowledged (${sentBeforeDrop} sent); resent from ${resumes[1]}`,
+      );
+    } finally {
+      await realTime.close();
+    }
+  });
+
+  it('drains faster than real time but not over ~4×, while live audio keeps coming', async () => {
+    const id = await rest.createSession();
+    const h = harness(() => sandbox, id);
+    const backlog = speech(8, 29);
+    for (let offset = 0; offset < backlog.length; offset += 3_200)
+      h.append(backlog.subarray(offset, offset + 3_200));
+    h.client.connect();
+    await h.waitForLink('open');
+    const start = Date.now();
+    const live = h.startLive(speech(20, 31));
+    await waitUntil(() => h.client.bytes.acked >= backlog.length, 'the backlog to drain');
+    const drainMs = Date.now() - start;
+    const factor = backlog.length / 32 / drainMs;
+    // Catch up with the live audio too, then steady state: each append goes out at once.
+    await waitUntil(() => h.client.bytes.sent === h.client.bytes.appended, 'catching up', 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    live.stop();
+    await new Promise((r) => setTimeout(r, 100));
+    h.append(speech(1, 37).subarray(0, 3_200));
+    expect(h.client.bytes.sent).toBe(h.client.bytes.appended);
+    await h.client.finish();
+    await expectServiceHas(sandbox, id, h.appended());
+    console.info(`backlog of 8 s drained in ${drainMs} ms: ${factor.toFixed(2)}× real time`);
+    expect(factor).toBeGreaterThan(1.5);
+    expect(factor).toBeLessThan(5);
+  });
+});
+
+describe('finishing, aborting, cancelling', () => {
+  it('finish() resolves only once the service has every byte; then the session ends and processes', async () => {
+    const id = await rest.createSession();
+    const h = harness(() => sandbox, id);
+    h.client.connect();
+    await h.waitForLink('open');
+    // 6 s at once: most of it is still queued behind the 4× pacing when finish() is called.
+    const pcm = speech(6, 41);
+    for (let offset = 0; offset < pcm.length; offset += 3_200) h.append(pcm.subarray(offset, offset + 3_200));
+    expect(h.client.bytes.acked).toBeLessThan(pcm.length);
+    await h.client.finish();
+    const seen = await controlSession(sandbox, id);
+    expect(seen.received_bytes).toBe(pcm.length);
+    expect(seen.pcm_sha256).toBe(sha256(pcm));
+    expect(seen.stream_open).toBe(false);
+    expect(seen.timeline.map((e) => e.type)).toContain('EOF');
+    expect(await rest.call('POST', `/api/v1/ambient/session/${id}/end`)).toMatchObject({ status: 202 });
+    expect(
+      await rest.waitForStatus(`/api/v1/ambient/session/${id}/status`, ['completed', 'failed', 'skipped']),
+    ).toBe('completed');
+  });
+
+  it('abort() closes with the session resumable; connect() continues it where it stopped', async () => {
+    const id = await rest.createSession();
+    const h = harness(() => sandbox, id);
+    h.client.connect();
+    h.append(speech(1, 43));
+    await waitUntil(() => h.client.bytes.acked === 32_000, 'ACK of 1 s');
+    await h.client.abort();
+    expect(h.client.link).toMatchObject({ state: 'closed', reason: 'aborted' });
+    expect((await controlSession(sandbox, id)).status).toBe('aborted');
+    h.append(speech(1, 47)); // kept while closed
+    h.client.connect();
+    await h.waitForLink('open', 3);
+    h.append(speech(1, 53));
+    await h.client.finish();
+    await expectServiceHas(sandbox, id, h.appended());
+    expect(states(h.changes)).toEqual(['connecting', 'open', 'closed', 'connecting', 'open', 'closed']);
+  });
+
+  it('cancel() cancels the session at the service', async () => {
+    const id = await rest.createSession();
+    const h = harness(() => sandbox, id);
+    h.client.connect();
+    h.append(speech(1, 59));
+    await h.client.cancel();
+    expect(h.client.link).toMatchObject({ state: 'closed', reason: 'cancelled' });
+    expect((await controlSession(sandbox, id)).status).toBe('cancelled');
+  });
+});
+
+describe('closes that must not be retried', () => {
+  it('a cancelled session refuses the upgrade (409): closed with the reason, no retry loop', async () => {
+    const id = await rest.createSession();
+    const other = await rest.openStream(id);
+    other.event('CANCEL');
+    await other.closed;
+    const h = harness(() => sandbox, id);
+    h.client.connect();
+    const finished = h.client.finish();
+    await expect(finished).rejects.toThrow(/409/);
+    expect(h.client.link).toMatchObject({ state: 'closed', reason: 'session ended or cancelled (HTTP 409)' });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(states(h.changes)).toEqual(['connecting', 'closed']);
+    expect((await controlSession(sandbox, id)).connections).toBe(1);
+  });
+
+  it('a refused token (401) is renewed once and the stream opens', async () => {
+    const id = await rest.createSession();
+    const tokens = new LoginTokens(() => sandbox.url);
+    tokens.current = async () => ({ serviceToken: 'stale-token', expiresAt: Date.now() + 60_000 });
+    const h = harness(() => sandbox, id, { tokens });
+    h.client.connect();
+    await h.waitForLink('open');
+    expect(tokens.renewals).toBe(1);
+    h.append(speech(1, 67));
+    await h.client.finish();
+    await expectServiceHas(sandbox, id, h.appended());
+  });
+
+  it('a token refused again after renewal is closed for good, not retried', async () => {
+    const id = await rest.createSession();
+    const tokens = new LoginTokens(() => sandbox.url);
+    tokens.current = async () => ({ serviceToken: 'stale-token', expiresAt: Date.now() + 60_000 });
+    tokens.renew = async () => {
+      tokens.renewals += 1;
+      return { serviceToken: 'still-stale', expiresAt: Date.now() + 60_000 };
+    };
+    const h = harness(() => sandbox, id, { tokens });
+    h.client.connect();
+    await h.waitForLink('closed');
+    expect(h.client.link.reason).toBe('service refused the sign-in (HTTP 401)');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(tokens.renewals).toBe(1);
+  });
+
+  it('an unknown session (404) is closed for good', async () => {
+    const h = harness(() => sandbox, randomUUID());
+    h.client.connect();
+    await h.waitForLink('closed');
+    expect(h.client.link.reason).toBe('session not found (HTTP 404)');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(states(h.changes)).toEqual(['connecting', 'closed']);
+  });
+});

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import {
+  encounterIdSchema,
+  feedbackRequestSchema,
+  filledFormSchema,
+  formContextItemSchema,
+  sessionContextSchema,
+  summarySectionSchema,
+  transcriptEntrySchema,
+} from '../service';
+
+/** What the renderer may see of sign-in: never a token. */
+export const authStatusSchema = z.object({
+  model: z.enum(['standard', 'bearer', 'single_auth_token']),
+  signedIn: z.boolean(),
+  /** A standard sign-in is waiting for the clinician in the browser. */
+  signingIn: z.boolean(),
+  providerId: z.string().optional(),
+  /** Wall-clock ms until which the service token is valid. */
+  validUntil: z.number().optional(),
+  /** One sentence about the last problem, with what to do. */
+  problem: z.string().optional(),
+  /** The built-in sandbox is the service: notes are simulated. */
+  demo: z.boolean(),
+});
+export type AuthStatus = z.infer<typeof authStatusSchema>;
+
+export const secretsStatusSchema = z.object({
+  partnerTokenStored: z.boolean(),
+  /** How secrets are kept on this machine. */
+  persistence: z.enum(['encrypted', 'owner-only-file', 'memory']),
+  /** Why secrets are kept in memory only, when they are. */
+  notice: z.string().optional(),
+});
+
+export const setPartnerTokenSchema = z.object({
+  token: z
+    .string()
+    .trim()
+    .min(8, { message: 'must be the partner token from onboarding (at least 8 characters)' })
+    .max(8192),
+});
+
+export const startEncounterSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('ambient'),
+    encounterId: encounterIdSchema,
+    context: sessionContextSchema.optional(),
+  }),
+  z.object({
+    kind: z.literal('form'),
+    encounterId: encounterIdSchema,
+    formItems: z.array(formContextItemSchema).min(1, { message: 'must have at least one form' }).max(20),
+  }),
+]);
+export type StartEncounter = z.infer<typeof startEncounterSchema>;
+
+// protocol: Audio stream (LINEAR16, 16 kHz, mono; 100 ms = 3,200 bytes)
+export const CHUNK_BYTES = 3_200;
+export const audioChunkSchema = z.object({
+  seq: z.number().int().nonnegative(),
+  capturedAt: z.number(),
+  /** Standard base64 of exactly 3,200 bytes of LINEAR16 little-endian. */
+  pcm: z
+    .string()
+    .length(Math.ceil(CHUNK_BYTES / 3) * 4, { message: 'must be base64 of one 100 ms chunk (3,200 bytes)' }),
+  speech: z.boolean(),
+  speechProbability: z.number().min(0).max(1).optional(),
+});
+export type AudioChunkMessage = z.infer<typeof audioChunkSchema>;
+
+export const RECORDER_STATES = [
+  'idle',
+  'connecting',
+  'streaming',
+  'auto-paused',
+  'paused',
+  'reconnecting',
+  'offline',
+  'ending',
+  'ended',
+  'cancelled',
+  'failed',
+] as const;
+
+export const recorderViewSchema = z.object({
+  state: z.enum(RECORDER_STATES),
+  /** Why it is paused or failed, in words. */
+  reason: z.string().optional(),
+  sessionId: z.string().optional(),
+  encounterId: z.string().optional(),
+  kind: z.enum(['ambient', 'form']).optional(),
+  /** Captured audio so far, ms. */
+  elapsedMs: z.number(),
+  speech: z.boolean(),
+  /** Audio the service does not have yet, ms (the "sending backlog" figure). */
+  backlogMs: z.number(),
+});
+export type RecorderView = z.infer<typeof recorderViewSchema>;
+
+export const sessionRefSchema = z.object({ sessionId: z.string().min(1).max(100) });
+
+export const resultsSchema = z.object({
+  sessionId: z.string(),
+  kind: z.enum(['ambient', 'form']),
+  status: z.string(),
+  done: z.boolean(),
+  summary: z.array(summarySectionSchema).optional(),
+  transcript: z.array(transcriptEntrySchema).optional(),
+  forms: z.array(filledFormSchema).optional(),
+  /** A sentence for skipped/failed, with the next step. */
+  problem: z.string().optional(),
+});
+export type Results = z.infer<typeof resultsSchema>;
+
+export const resultsProgressSchema = z.object({
+  sessionId: z.string(),
+  status: z.string(),
+  elapsedMs: z.number(),
+  done: z.boolean(),
+});
+
+export const formFeedbackSchema = z.object({
+  sessionId: z.string().min(1).max(100),
+  formId: z.string().min(1).max(100),
+  feedback: feedbackRequestSchema,
+});
