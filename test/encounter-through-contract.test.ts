@@ -28,7 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function newCore(openExternal?: (url: string) => Promise<void>): Promise<AppCore> {
+async function newCore(
+  openExternal?: (url: string) => Promise<void>,
+  resultsPolling?: { firstDelayMs: number; maxDelayMs: number },
+): Promise<AppCore> {
   const dir = await mkdtemp(join(tmpdir(), 'scribe-core-'));
   const created = await createAppCore({
     settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
@@ -44,6 +47,7 @@ async function newCore(openExternal?: (url: string) => Promise<void>): Promise<A
     log: silentLogger,
     clock: systemClock,
     ...(openExternal ? { openExternal } : {}),
+    ...(resultsPolling ? { resultsPolling } : {}),
     // Shrunk like the sandbox's time scale: pause after 1 s of silence, keep 600 ms of pre-roll.
     recorderTiming: { autoPauseAfterMs: 1_000, preRollMs: 600, captureStallMs: 5_000 },
   });
@@ -244,6 +248,26 @@ describe('an encounter through the contract', () => {
     const status = await call('auth.signIn');
     expect(status).toMatchObject({ signedIn: true, model: 'bearer', demo: true });
     expect(await call('secrets.status')).toMatchObject({ partnerTokenStored: false });
+  });
+
+  it('built-in sandbox with the notification receiver: a signed notification brings the results early', async () => {
+    // Polling alone would wait 30 s after its first look; the notification must beat that.
+    core = await newCore(undefined, { firstDelayMs: 30_000, maxDelayMs: 30_000 });
+    await call('settings.set', { notificationReceiver: true });
+    await call('auth.signIn');
+    const view = await call<{ sessionId: string }>('encounter.start', {
+      kind: 'ambient',
+      encounterId: 'notified1',
+    });
+    await play(chunksFor(`${'.'.repeat(5)}${'S'.repeat(15)}${'.'.repeat(5)}`));
+    await call('recorder.end');
+    const done = await waitForEvent(
+      'results.progress',
+      (p) => p.sessionId === view.sessionId && p.done === true,
+      20_000,
+    );
+    expect(done.status).toBe('completed');
+    expect(done.elapsedMs).toBeLessThan(20_000);
   });
 
   it('in browser mode, asks the renderer to open the sign-in page (auth.openUrl)', async () => {

@@ -27,6 +27,8 @@ export interface AppCoreDeps {
   heartbeatIntervalMs?: number;
   /** Tests shrink the recorder's timers. */
   recorderTiming?: Partial<RecorderTiming>;
+  /** Tests stretch results polling (see the notification receiver test). */
+  resultsPolling?: { firstDelayMs?: number; maxDelayMs?: number };
 }
 
 export interface AppCore {
@@ -50,11 +52,13 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     log: deps.log,
     openExternal: deps.openExternal ?? (async (url) => events.emit('auth.openUrl', { url })),
     onAuthChange: (status) => events.emit('auth.changed', status),
+    onNotification: (sessionId) => encounters.wake(sessionId),
   });
   const encounters = createEncounterController({
     clock: deps.clock,
     log: deps.log,
     ...(deps.recorderTiming ? { recorderTiming: deps.recorderTiming } : {}),
+    ...(deps.resultsPolling ? { resultsPolling: deps.resultsPolling } : {}),
     onRecorderChange: (view) => events.emit('recorder.changed', view),
     onResultsProgress: (progress) => events.emit('results.progress', progress),
   });

@@ -22,6 +22,8 @@ export interface EncounterControllerDeps {
   clock: Clock;
   log: Logger;
   recorderTiming?: Partial<RecorderTiming>;
+  /** Tests stretch polling to show that a notification, not a poll, brought the results. */
+  resultsPolling?: { firstDelayMs?: number; maxDelayMs?: number };
   onRecorderChange(view: RecorderView): void;
   onResultsProgress(progress: { sessionId: string; status: string; elapsedMs: number; done: boolean }): void;
 }
@@ -114,6 +116,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     const poll = pollUntilTerminal({
       clock: deps.clock,
       status,
+      ...deps.resultsPolling,
       onProgress: (p) =>
         deps.onResultsProgress({
           sessionId: encounter.sessionId,

@@ -3,6 +3,7 @@ import type { AuthStatus as ContractAuthStatus } from '../../../shared/contract'
 import { createAuthManager, type AuthManager } from '../auth';
 import type { Clock, Logger } from '../ports';
 import { SECRET_NAMES, type SecretBox } from '../secrets/secret-box';
+import { startNotificationReceiver } from '../../../../sandbox/webhook/receiver-server';
 import { createRestClient, type RestClient } from '../service/rest-client';
 import type { ServiceConnection, createServiceLocator } from '../service/service-locator';
 
@@ -11,6 +12,8 @@ export interface ServiceSession {
   connection: ServiceConnection;
   auth: AuthManager;
   rest: RestClient;
+  /** The notification receiver on 127.0.0.1, when on and the service can be told about it. */
+  receiver?: { url: string; close(): Promise<void> };
 }
 
 export interface ServiceSessionsDeps {
@@ -21,6 +24,8 @@ export interface ServiceSessionsDeps {
   /** Shows a URL in the system browser (Electron), or asks the renderer to open a tab (browser mode). */
   openExternal(url: string): Promise<void>;
   onAuthChange(status: ContractAuthStatus): void;
+  /** A signed notification said this session is done (or failed): check it now. */
+  onNotification(sessionId: string): void;
 }
 
 /** Settings that decide which service and which identity; any change means a new session. */
@@ -31,6 +36,7 @@ const IDENTITY_KEYS = [
   'providerId',
   'oidcIssuer',
   'oidcClientId',
+  'notificationReceiver',
 ] as const;
 
 /**
@@ -67,7 +73,30 @@ export function createServiceSessions(deps: ServiceSessionsDeps) {
       clock: deps.clock,
       log: deps.log,
     });
-    return { connection, auth, rest };
+    const receiver =
+      settings.notificationReceiver && connection.webhook
+        ? await openReceiver(connection.webhook)
+        : undefined;
+    return { connection, auth, rest, ...(receiver ? { receiver } : {}) };
+  }
+
+  /**
+   * The service's notifications cut the wait for results short; polling stays the fallback. The
+   * receiver (the sandbox's reusable module) checks the signature and age and drops duplicates.
+   */
+  async function openReceiver(webhook: NonNullable<ServiceConnection['webhook']>) {
+    const running = await startNotificationReceiver({
+      secret: webhook.secret,
+      onNotification: (notification) => deps.onNotification(notification.session_id),
+    });
+    webhook.setNotificationUrl(running.url);
+    return {
+      url: running.url,
+      close: async () => {
+        webhook.setNotificationUrl(undefined);
+        await running.close();
+      },
+    };
   }
 
   /** The session for these settings (created on first use). */
@@ -82,7 +111,10 @@ export function createServiceSessions(deps: ServiceSessionsDeps) {
 
   function dispose(): void {
     void current?.session.then(
-      (old) => old.auth.dispose(),
+      (old) => {
+        old.auth.dispose();
+        void old.receiver?.close();
+      },
       () => undefined,
     );
     current = undefined;

@@ -16,6 +16,12 @@ export interface ServiceConnection {
   builtinPartnerToken?: string;
   /** True while the built-in sandbox is the service: every screen says notes are simulated. */
   demo: boolean;
+  /**
+   * Where notifications can be received. A real service's notification URL and webhook secret are
+   * set at onboarding (spec: "configured during onboarding"), so only the built-in sandbox, which
+   * the app itself configures, offers this today.
+   */
+  webhook?: { secret: string; setNotificationUrl(url: string | undefined): void };
 }
 
 // The sandbox's default partners (sandbox/partners.default.json), one per sign-in model.
@@ -72,6 +78,18 @@ export function createServiceLocator(options: { dataDirectory: string; log: Logg
           ? { oidc: { issuer: running.idpIssuer, clientId: partner.audience } }
           : {}),
         ...(partner && 'partner_token' in partner ? { builtinPartnerToken: partner.partner_token } : {}),
+        ...(partner?.webhook_secret
+          ? {
+              webhook: {
+                secret: partner.webhook_secret,
+                // The in-process sandbox reads the partner's notification URL at delivery time.
+                setNotificationUrl: (url: string | undefined) => {
+                  if (url) partner.notification_url = url;
+                  else delete partner.notification_url;
+                },
+              },
+            }
+          : {}),
         demo: true,
       };
     },
