@@ -242,6 +242,47 @@ describe('an encounter through the contract', () => {
     noSecretsCrossed(BEARER_TOKEN);
   });
 
+  it('refuses bad encounter details before anything is sent, naming the field and the rule', async () => {
+    core = await newCore();
+    await call('settings.set', {
+      service: { kind: 'url', baseUrl: sandbox.url },
+      partnerId: 'demo-bearer',
+      providerId: 'dr-checks',
+      providerName: 'Dr Checks',
+      providerOrgId: 'c1',
+    });
+    const bad = async (payload: unknown) => {
+      const result = await core.router.dispatch('encounter.start', payload);
+      if (result.ok) throw new Error('accepted');
+      return result.error.message;
+    };
+    expect(await bad({ kind: 'ambient', encounterId: 'visit 7' })).toBe(
+      'Encounter ID must be 1 to 255 letters and digits (A–Z, a–z, 0–9), nothing else.',
+    );
+    const dob = (date_of_birth: string) => ({
+      kind: 'ambient',
+      encounterId: 'v7',
+      context: { patient_info: { date_of_birth } },
+    });
+    expect(await bad(dob('2999-01-01'))).toBe('Date of birth must be a real past date written YYYY-MM-DD.');
+    expect(await bad(dob('1990-02-30'))).toBe('Date of birth must be a real past date written YYYY-MM-DD.');
+    expect(await bad({ kind: 'ambient', encounterId: 'v7', context: { patient_info: { sex: 'F' } } })).toBe(
+      'Sex must be one of MALE, FEMALE, OTHER, UNKNOWN.',
+    );
+    const both = {
+      form_template_id: 'X',
+      schema: { form_id: 'a', title: 'A', fields: [{ id: 'f', label: 'F', type: 'string' }] },
+    };
+    expect(await bad({ kind: 'form', encounterId: 'v7', formItems: [both] })).toMatch(
+      /must have exactly one of form_template_id or schema/,
+    );
+    // Nothing reached the service: no session exists for these.
+    const listed = (await (await fetch(`${sandbox.url}/__sandbox/sessions`)).json()) as {
+      sessions: { encounter_id: string }[];
+    };
+    expect(listed.sessions.filter((s) => s.encounter_id === 'v7')).toEqual([]);
+  });
+
   it('built-in sandbox: signs in with no account and no token, and says it is a demo', async () => {
     core = await newCore();
     // The defaults: the built-in sandbox, bearer model, nothing else entered.

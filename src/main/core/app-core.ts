@@ -1,4 +1,4 @@
-import type { AppInfo } from '../../shared/contract';
+import { ENCOUNTER_LABELS, type AppInfo } from '../../shared/contract';
 import { SETTING_LABELS } from '../../shared/settings';
 import { createContractRouter, type ContractRouter } from './contract-router';
 import { createEncounterController } from './encounter/encounter-controller';
@@ -112,7 +112,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       },
     },
     deps.log,
-    SETTING_LABELS,
+    { ...SETTING_LABELS, ...ENCOUNTER_LABELS },
   );
 
   let seq = 0;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import {
+  DATE_OF_BIRTH_RULE,
   encounterIdSchema,
+  isPastIsoDate,
   feedbackRequestSchema,
   filledFormSchema,
   formContextItemSchema,
@@ -41,11 +43,26 @@ export const setPartnerTokenSchema = z.object({
     .max(8192),
 });
 
+/** Today as YYYY-MM-DD (local date: a date of birth is a calendar date, not an instant). */
+function today(): string {
+  const now = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** The ambient context, checked before anything is sent: a date of birth must be a real past date. */
+const checkedContextSchema = sessionContextSchema.superRefine((context, ctx) => {
+  const dob = context.patient_info?.date_of_birth;
+  if (dob !== undefined && !isPastIsoDate(dob, today())) {
+    ctx.addIssue({ code: 'custom', path: ['patient_info', 'date_of_birth'], message: DATE_OF_BIRTH_RULE });
+  }
+});
+
 export const startEncounterSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('ambient'),
     encounterId: encounterIdSchema,
-    context: sessionContextSchema.optional(),
+    context: checkedContextSchema.optional(),
   }),
   z.object({
     kind: z.literal('form'),
@@ -125,3 +142,14 @@ export const formFeedbackSchema = z.object({
   formId: z.string().min(1).max(100),
   feedback: feedbackRequestSchema,
 });
+
+/** Names people see for the encounter fields, so a refusal names the field as the UI labels it. */
+export const ENCOUNTER_LABELS: Record<string, string> = {
+  encounterId: 'Encounter ID',
+  'context.patient_info.date_of_birth': 'Date of birth',
+  'context.patient_info.sex': 'Sex',
+  'context.sections': 'Note sections',
+  'context.provider_specialty': 'Specialty',
+  formItems: 'Forms',
+  token: 'Partner token',
+};
