@@ -37,11 +37,13 @@ const IDLE: RecorderView = { state: 'idle', elapsedMs: 0, speech: false, backlog
  */
 export function createEncounterController(deps: EncounterControllerDeps) {
   let active: ActiveEncounter | undefined;
+  /** What the clinician last saw of a finished encounter, kept after its resources are released. */
+  let finishedView: RecorderView | undefined;
   const results = new Map<string, Results>();
   const polls = new Map<string, ReturnType<typeof pollUntilTerminal>>();
 
   function view(): RecorderView {
-    if (!active) return IDLE;
+    if (!active) return finishedView ?? IDLE;
     return toView(active, active.recorder.state);
   }
 
@@ -128,6 +130,12 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     polls.set(encounter.sessionId, poll);
     const final = await poll.done;
     results.set(encounter.sessionId, await fetchResults(encounter, final));
+    // The visit is done: let go of its recorder and audio log, keep only what the view shows.
+    if (active === encounter) {
+      finishedView = view();
+      encounter.recorder.dispose();
+      active = undefined;
+    }
     deps.onResultsProgress({
       sessionId: encounter.sessionId,
       status: final,
@@ -157,7 +165,8 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       encounter.recorder.pushChunk({
         seq: message.seq,
         capturedAt: message.capturedAt,
-        pcm: new Uint8Array(Buffer.from(message.pcm, 'base64')),
+        // A Buffer is a Uint8Array: no second copy.
+        pcm: Buffer.from(message.pcm, 'base64'),
         speech: message.speech,
         ...(message.speechProbability !== undefined ? { speechProbability: message.speechProbability } : {}),
       });
