@@ -211,6 +211,8 @@ describe('an encounter through the contract', () => {
     });
     // A room is never speech end to end: the energy segmenter measures speech against the quiet.
     await play(chunksFor(`${'.'.repeat(5)}${'S'.repeat(15)}${'.'.repeat(5)}`));
+    // A second form added while recording (PATCH merges it in).
+    await call('encounter.addForms', { formItems: [{ form_template_id: 'SKIN_ASSESSMENT' }] });
     await call('recorder.end');
     const done = await waitForEvent(
       'results.progress',
@@ -220,7 +222,7 @@ describe('an encounter through the contract', () => {
     const results = await call<{ forms: { form_id: string }[] }>('results.get', {
       sessionId: view.sessionId,
     });
-    expect(results.forms.map((f) => f.form_id)).toEqual(['VITALS_ASSESSMENT']);
+    expect(results.forms.map((f) => f.form_id)).toEqual(['VITALS_ASSESSMENT', 'SKIN_ASSESSMENT']);
     noSecretsCrossed('sandbox-single-auth-partner-token');
   });
 

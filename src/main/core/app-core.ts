@@ -95,6 +95,10 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
         return sessions.status(settings.get());
       },
       'encounter.start': async (request) => encounters.start(request, await session()),
+      'encounter.addForms': async ({ formItems }) => {
+        await encounters.addForms(formItems);
+        return undefined;
+      },
       'recorder.chunk': (chunk) => {
         encounters.chunk(chunk);
         return undefined;

@@ -72,6 +72,11 @@ export const startEncounterSchema = z.discriminatedUnion('kind', [
 ]);
 export type StartEncounter = z.infer<typeof startEncounterSchema>;
 
+/** More forms for the running form-filling session (merged by template id or schema form_id). */
+export const addFormsSchema = z.object({
+  formItems: z.array(formContextItemSchema).min(1, { message: 'must have at least one form' }).max(20),
+});
+
 // protocol: Audio stream (LINEAR16, 16 kHz, mono; 100 ms = 3,200 bytes)
 export const CHUNK_BYTES = 3_200;
 export const audioChunkSchema = z.object({

@@ -14,6 +14,7 @@ export const VERB_NAMES = [
   'auth.cancelSignIn',
   'auth.signOut',
   'encounter.start',
+  'encounter.addForms',
   'recorder.chunk',
   'recorder.state',
   'recorder.pause',

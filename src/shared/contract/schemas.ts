@@ -3,6 +3,7 @@ import { settingsPatchSchema, settingsSchema } from '../settings';
 import type { EventName, VerbName } from './names';
 import { templatesResponseSchema } from '../service';
 import {
+  addFormsSchema,
   audioChunkSchema,
   authStatusSchema,
   formFeedbackSchema,
@@ -50,6 +51,7 @@ export const verbSchemas = {
   'auth.cancelSignIn': { request: noPayload, response: authStatusSchema },
   'auth.signOut': { request: noPayload, response: authStatusSchema },
   'encounter.start': { request: startEncounterSchema, response: recorderViewSchema },
+  'encounter.addForms': { request: addFormsSchema, response: nothing },
   'recorder.chunk': { request: audioChunkSchema, response: nothing },
   'recorder.state': { request: noPayload, response: recorderViewSchema },
   'recorder.pause': { request: noPayload, response: recorderViewSchema },

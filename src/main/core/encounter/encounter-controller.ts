@@ -6,6 +6,7 @@ import { describeRecorder, type RecorderSnapshot } from '../recorder/recorder-vi
 import type { Clock, Logger } from '../ports';
 import { pollUntilTerminal } from '../results/results-poller';
 import { createStreamClient, type StreamClient } from '../stream/stream-client';
+import type { FormContextItem } from '../../../shared/service';
 import type { ServiceSession } from './service-session';
 import { UserFacingError } from '../user-facing-error';
 
@@ -170,6 +171,13 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         speech: message.speech,
         ...(message.speechProbability !== undefined ? { speechProbability: message.speechProbability } : {}),
       });
+    },
+    /** protocol: Form filling (PATCH merges by item key) — a form added while recording. */
+    async addForms(items: FormContextItem[]): Promise<void> {
+      const encounter = requireActive();
+      if (encounter.kind !== 'form')
+        throw new UserFacingError('invalid_request', 'Forms can be added only to a form-filling recording.');
+      await encounter.session.rest.patchFormContext(encounter.sessionId, items);
     },
     pause(): RecorderView {
       requireActive().recorder.pause();
