@@ -898,7 +898,7 @@ ${secondHalf(oursHeap)}, reference ${secondHalf(reference.heap)}.${
     bufferSwing > 1
       ? ` Our ArrayBuffers swing by ${fixed(bufferSwing, 1)} MB between samples: the in-memory audio log
 (src/main/core/stream/audio-log.ts) frees acknowledged chunks only once more than 1,024 of them
-(3.3 MB) are released, and the ended encounter's log stays reachable until the next one starts.`
+(3.3 MB) are released; once the results are in, the core lets go of the ended encounter's recorder and log.`
       : ''
   }
 

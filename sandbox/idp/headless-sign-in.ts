@@ -85,17 +85,20 @@ function loginFormAction(html: string, pageUrl: URL): URL | undefined {
 
 /**
  * Plays the browser from the authorization URL until it lands on the loopback redirect (where the
- * receiver records the authorization response).
+ * receiver records the authorization response). `visited` collects every URL on the way (tests
+ * check that authorization codes only go where they should).
  */
-async function walkBrowser(
+export async function walkBrowser(
   start: URL,
   redirectUri: URL,
   login: { username: string; name?: string },
+  visited: string[] = [],
 ): Promise<void> {
   const jar = new CookieJar();
   let url = start;
   let init: RequestInit = { method: 'GET' };
   for (let step = 0; step < MAX_BROWSER_STEPS; step += 1) {
+    visited.push(url.href);
     if (url.origin === redirectUri.origin && url.pathname === redirectUri.pathname) {
       // The browser lands on the app's loopback listener, which records the response.
       const landing = await fetch(url);

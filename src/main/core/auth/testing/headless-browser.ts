@@ -1,4 +1,4 @@
-import { CookieJar } from '../../../../../sandbox/idp/cookie-jar';
+import { walkBrowser } from '../../../../../sandbox/idp/headless-sign-in';
 
 /**
  * The system browser for tests of a standard partner's sign-in: an openExternal port that walks
@@ -16,8 +16,6 @@ export interface HeadlessBrowser {
   /** Resolves when the last walk reached the loopback redirect; rejects with where it stopped. */
   lastWalk(): Promise<void>;
 }
-
-const MAX_STEPS = 12;
 
 export function headlessBrowser(login: { username: string; name?: string }): HeadlessBrowser {
   const opened: string[] = [];
@@ -47,46 +45,11 @@ export function idleBrowser(): HeadlessBrowser {
   };
 }
 
-async function walkToRedirect(
+/** The walk of the sandbox's own headless sign-in, driven by the URL the app asked to open. */
+function walkToRedirect(
   start: URL,
   login: { username: string; name?: string },
   visited: string[],
 ): Promise<void> {
-  const redirectUri = new URL(start.searchParams.get('redirect_uri') ?? '');
-  const jar = new CookieJar();
-  let url = start;
-  let init: RequestInit = { method: 'GET' };
-  for (let step = 0; step < MAX_STEPS; step += 1) {
-    visited.push(url.href);
-    if (url.origin === redirectUri.origin && url.pathname === redirectUri.pathname) {
-      await (await fetch(url)).arrayBuffer();
-      return;
-    }
-    const headers = new Headers(init.headers);
-    const cookie = jar.header(url);
-    if (cookie) headers.set('cookie', cookie);
-    const response = await fetch(url, { ...init, headers, redirect: 'manual' });
-    jar.store(url, response);
-    const location = response.headers.get('location');
-    if (response.status >= 300 && response.status < 400 && location) {
-      await response.arrayBuffer();
-      url = new URL(location, url);
-      init = { method: 'GET' };
-      continue;
-    }
-    const html = await response.text();
-    const action = /<input[^>]*\bname="username"/i.test(html)
-      ? /<form[^>]*\baction="([^"]*)"/i.exec(html)?.[1]
-      : undefined;
-    if (!response.ok || action === undefined) {
-      throw new Error(`the sign-in page stopped at ${url.pathname} with HTTP ${response.status}`);
-    }
-    url = new URL(action.replace(/&amp;/g, '&'), url);
-    init = {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ username: login.username, name: login.name ?? '' }).toString(),
-    };
-  }
-  throw new Error(`the sign-in did not reach the app within ${MAX_STEPS} steps`);
+  return walkBrowser(start, new URL(start.searchParams.get('redirect_uri') ?? ''), login, visited);
 }
