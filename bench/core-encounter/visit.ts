@@ -1,0 +1,73 @@
+/** The visit: which 100 ms chunks are speech, and the audio each chunk carries. */
+import { syntheticSpeech } from '../../sandbox/test-support/service-client';
+import { AUTO_PAUSE_AFTER_MS, CHUNK_BYTES, CHUNK_MS } from './constants';
+
+/** A small deterministic PRNG (mulberry32), so every run replays the same visit. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The VAD's verdict per 100 ms chunk (1 = speech): turns of 1–4 bursts of speech (0.8–4 s) with
+ * breaths between them, 0.3–2.5 s between turns, now and then 5–15 s of quiet (examining, typing)
+ * and every 6–12 minutes 30–120 s without a word. Without `longSilences` nothing is quiet long
+ * enough to auto-pause (the real-time run, where every chunk must go out).
+ */
+export function visitPlan(chunks: number, seed: number, longSilences: boolean): Uint8Array {
+  const random = prng(seed);
+  const between = (loMs: number, hiMs: number) =>
+    Math.max(1, Math.round((loMs + (hiMs - loMs) * random()) / 100));
+  const plan = new Uint8Array(chunks);
+  let at = 0;
+  const run = (length: number, speech: boolean) => {
+    const end = Math.min(chunks, at + length);
+    if (speech) plan.fill(1, at, end);
+    at = end;
+  };
+  let nextLong = longSilences ? between(4 * 60_000, 10 * 60_000) : Infinity;
+  while (at < chunks) {
+    const bursts = 1 + Math.floor(random() * 4);
+    for (let b = 0; b < bursts; b++) {
+      run(between(800, 4_000), true);
+      if (b < bursts - 1) run(between(100, 600), false);
+    }
+    if (at >= nextLong) {
+      run(between(30_000, 120_000), false);
+      nextLong = at + between(6 * 60_000, 12 * 60_000);
+    } else if (longSilences && random() < 0.06) run(between(5_000, 15_000), false);
+    else run(between(300, 2_500), false);
+  }
+  return plan;
+}
+
+/** Runs of quiet at least as long as the auto-pause delay: each should pause the recorder once. */
+export function quietRuns(plan: Uint8Array): number {
+  let runs = 0;
+  let quiet = 0;
+  for (const speech of plan) {
+    quiet = speech ? 0 : quiet + CHUNK_MS;
+    if (quiet === AUTO_PAUSE_AFTER_MS) runs++;
+  }
+  return runs;
+}
+
+// Chunk audio: 8 speech and 8 near-silent 100 ms buffers, computed once and reused in turn.
+const VARIANTS = 8;
+function slices(pcm: Buffer): Buffer[] {
+  return Array.from({ length: VARIANTS }, (_, i) => pcm.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
+}
+const SPEECH_B64 = slices(syntheticSpeech([{ speechMs: VARIANTS * CHUNK_MS, silenceMs: 0 }])).map((b) =>
+  b.toString('base64'),
+);
+const QUIET_B64 = slices(syntheticSpeech([{ speechMs: 0, silenceMs: VARIANTS * CHUNK_MS }], 7)).map((b) =>
+  b.toString('base64'),
+);
+export const chunkBase64 = (plan: Uint8Array, i: number): string =>
+  (plan[i] ? SPEECH_B64 : QUIET_B64)[i % VARIANTS] as string;
