@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FRAME_BYTES } from '../audio-format';
 import {
   DATE_OF_BIRTH_RULE,
   encounterIdSchema,
@@ -78,14 +79,13 @@ export const addFormsSchema = z.object({
 });
 
 // protocol: Audio stream (LINEAR16, 16 kHz, mono; 100 ms = 3,200 bytes)
-export const CHUNK_BYTES = 3_200;
 export const audioChunkSchema = z.object({
   seq: z.number().int().nonnegative(),
   capturedAt: z.number(),
   /** Standard base64 of exactly 3,200 bytes of LINEAR16 little-endian. */
   pcm: z
     .string()
-    .length(Math.ceil(CHUNK_BYTES / 3) * 4, { message: 'must be base64 of one 100 ms chunk (3,200 bytes)' }),
+    .length(Math.ceil(FRAME_BYTES / 3) * 4, { message: 'must be base64 of one 100 ms chunk (3,200 bytes)' }),
   speech: z.boolean(),
   speechProbability: z.number().min(0).max(1).optional(),
 });

@@ -1,11 +1,8 @@
+import { FRAME_BYTES as CHUNK_BYTES, MIN_CHUNK_BYTES } from '../../../shared/audio-format';
 import type { StreamEventName } from './stream-port';
 
-// protocol: Audio stream (LINEAR16, 16 kHz, mono: 32,000 bytes a second)
-export const BYTES_PER_SECOND = 32_000;
-// protocol: Audio stream (chunks of 100 ms recommended)
-export const CHUNK_BYTES = 3_200;
-// protocol: Audio stream (the service accepts 20–1,000 ms: 640–32,000 bytes)
-export const MIN_CHUNK_BYTES = 640;
+// protocol: Audio stream (100 ms chunks of 3,200 bytes; the service accepts 20 ms, 640 bytes, and up)
+export { BYTES_PER_SECOND, FRAME_BYTES as CHUNK_BYTES, MIN_CHUNK_BYTES } from '../../../shared/audio-format';
 
 /** An event waiting for the audio appended before it to go out first. */
 export interface QueuedEvent {

@@ -1,7 +1,7 @@
+import { FRAME_BYTES as CHUNK_BYTES } from '../../../../shared/audio-format';
 import type { CapturedChunk } from '../recorder-types';
 
 export const CHUNK_MS = 100;
-const CHUNK_BYTES = 3_200;
 
 /** A 100 ms chunk whose first four bytes carry its seq, so a fake stream can say which was sent. */
 export function makeChunk(seq: number, speech: boolean, capturedAt = seq * CHUNK_MS): CapturedChunk {
