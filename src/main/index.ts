@@ -2,7 +2,7 @@
  * The Electron shell: lifecycle, the window and the wiring of the Electron-free core to
  * electron-store and IPC. Everything else lives in core/ and runs without Electron.
  */
-import { app, shell } from 'electron';
+import { app, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_ORIGIN, registerAppSchemePrivileges, serveRendererFromAppScheme } from './app-protocol';
@@ -25,6 +25,15 @@ const devRendererUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERE
 const appOrigin = devRendererUrl ? new URL(devRendererUrl).origin : APP_ORIGIN;
 
 let core: AppCore | undefined;
+let mainWindow: BrowserWindow | undefined;
+
+// One instance per user: two would share the secret box, and a rotated OIDC refresh token replayed
+// by the second instance makes the identity provider revoke the sign-in of both.
+if (!app.requestSingleInstanceLock()) app.exit(0);
+app.on('second-instance', () => {
+  if (mainWindow?.isMinimized()) mainWindow.restore();
+  mainWindow?.focus();
+});
 
 async function start(): Promise<void> {
   serveRendererFromAppScheme(join(outDir, 'renderer'));
@@ -45,6 +54,7 @@ async function start(): Promise<void> {
     clock: systemClock,
   });
   const window = createMainWindow(join(outDir, 'preload', 'index.cjs'), appOrigin);
+  mainWindow = window;
   exposeContractOverIpc(core, window, appOrigin);
   await window.loadURL(devRendererUrl ?? `${APP_ORIGIN}/index.html`);
 }

@@ -31,9 +31,11 @@ const dataDirectory = values.data ?? defaultDataDirectory();
 await mkdir(dataDirectory, { recursive: true, mode: 0o700 });
 
 const core = await createAppCore({
-  settingsStorage: createJsonFileStorage(join(dataDirectory, 'settings.json'), consoleLogger),
+  // Own file names: the desktop app keeps electron-store's settings.json and an encrypted
+  // secrets.json in the same directory, in formats browser mode must not overwrite.
+  settingsStorage: createJsonFileStorage(join(dataDirectory, 'browser-settings.json'), consoleLogger),
   // Browser mode keeps secrets in a file only this user can read (Electron uses the OS keychain).
-  secrets: createFileSecretBox({ filePath: join(dataDirectory, 'secrets.json'), log: consoleLogger }),
+  secrets: createFileSecretBox({ filePath: join(dataDirectory, 'browser-secrets.json'), log: consoleLogger }),
   appInfo: {
     name: PRODUCT_NAME,
     version: __APP_VERSION__,
