@@ -65,6 +65,11 @@ async function call<T = Record<string, unknown>>(verb: VerbName, payload?: unkno
   return result.value as T;
 }
 
+/** Points the core at this file's sandbox as a partner-hosted service URL, with these settings. */
+function useTestSandbox(partner: Record<string, unknown>): Promise<unknown> {
+  return call('settings.set', { service: { kind: 'url', baseUrl: sandbox.url }, ...partner });
+}
+
 async function waitForEvent(
   event: EventName,
   match: (payload: Record<string, unknown>) => boolean,
@@ -138,8 +143,7 @@ function noSecretsCrossed(partnerToken: string): void {
 describe('an encounter through the contract', () => {
   it('bearer partner: auto-pause with pre-roll, a dropped connection, then the note and transcript', async () => {
     core = await newCore();
-    await call('settings.set', {
-      service: { kind: 'url', baseUrl: sandbox.url },
+    await useTestSandbox({
       partnerId: 'demo-bearer',
       authModel: 'bearer',
       providerId: 'dr-contract',
@@ -191,8 +195,7 @@ describe('an encounter through the contract', () => {
 
   it('single-auth partner: a form-filling encounter gives structured data', async () => {
     core = await newCore();
-    await call('settings.set', {
-      service: { kind: 'url', baseUrl: sandbox.url },
+    await useTestSandbox({
       partnerId: 'demo-single-auth',
       authModel: 'single_auth_token',
       providerId: 'nurse-contract',
@@ -229,8 +232,7 @@ describe('an encounter through the contract', () => {
   it('standard partner: signs in through the identity provider in the (headless) browser', async () => {
     const browser = headlessBrowser({ username: 'dr-oidc-contract', name: 'Dr Oidc' });
     core = await newCore(browser.openExternal);
-    await call('settings.set', {
-      service: { kind: 'url', baseUrl: sandbox.url },
+    await useTestSandbox({
       partnerId: 'demo-standard',
       authModel: 'standard',
       oidcIssuer: sandbox.idpIssuer,
@@ -246,8 +248,7 @@ describe('an encounter through the contract', () => {
 
   it('refuses bad encounter details before anything is sent, naming the field and the rule', async () => {
     core = await newCore();
-    await call('settings.set', {
-      service: { kind: 'url', baseUrl: sandbox.url },
+    await useTestSandbox({
       partnerId: 'demo-bearer',
       providerId: 'dr-checks',
       providerName: 'Dr Checks',
@@ -315,8 +316,7 @@ describe('an encounter through the contract', () => {
 
   it('in browser mode, asks the renderer to open the sign-in page (auth.openUrl)', async () => {
     core = await newCore();
-    await call('settings.set', {
-      service: { kind: 'url', baseUrl: sandbox.url },
+    await useTestSandbox({
       partnerId: 'demo-standard',
       authModel: 'standard',
       oidcIssuer: sandbox.idpIssuer,
