@@ -36,6 +36,8 @@ const SCRIPT = [
   ['clinician', 'Yes. I would like to order an EKG and some blood work, and see you again next week.', 1_000],
 ];
 const LEAD_IN_MS = 1_000;
+/** Every file this script writes: 16 kHz, mono, 16-bit. */
+const FORMAT = ['-r', String(RATE), '-c', '1', '-b', '16'];
 
 const work = mkdtempSync(join(tmpdir(), 'conversation-'));
 try {
@@ -44,20 +46,7 @@ try {
   let at = LEAD_IN_MS;
   const silence = (ms, name) => {
     const file = join(work, `${name}.wav`);
-    execFileSync('sox', [
-      '-D',
-      '-n',
-      '-r',
-      String(RATE),
-      '-c',
-      '1',
-      '-b',
-      '16',
-      file,
-      'trim',
-      '0',
-      String(ms / 1000),
-    ]);
+    execFileSync('sox', ['-D', '-n', ...FORMAT, file, 'trim', '0', String(ms / 1000)]);
     return file;
   };
   pieces.push(silence(LEAD_IN_MS, 'lead-in'));
@@ -70,12 +59,7 @@ try {
     execFileSync('sox', [
       '-D',
       raw,
-      '-r',
-      String(RATE),
-      '-c',
-      '1',
-      '-b',
-      '16',
+      ...FORMAT,
       turn,
       'silence',
       '1',
@@ -100,23 +84,7 @@ try {
   const room = join(work, 'room.wav');
   execFileSync('sox', ['-D', ...pieces, speech]);
   const seconds = execFileSync('soxi', ['-D', speech], { encoding: 'utf8' }).trim();
-  execFileSync('sox', [
-    '-R',
-    '-D',
-    '-n',
-    '-r',
-    String(RATE),
-    '-c',
-    '1',
-    '-b',
-    '16',
-    room,
-    'synth',
-    seconds,
-    'pinknoise',
-    'vol',
-    '0.002',
-  ]);
+  execFileSync('sox', ['-R', '-D', '-n', ...FORMAT, room, 'synth', seconds, 'pinknoise', 'vol', '0.002']);
   execFileSync('sox', ['-R', '-D', '-m', '-v', '1', speech, '-v', '1', room, join(OUT, 'conversation.wav')]);
   const totalMs = Math.round(
     Number(execFileSync('soxi', ['-D', join(OUT, 'conversation.wav')], { encoding: 'utf8' }).trim()) * 1000,

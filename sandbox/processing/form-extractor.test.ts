@@ -1,22 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  formTemplateSchema,
-  offsetFromMs,
-  type FilledForm,
-  type FormContextItem,
-  type TranscriptEntry,
-} from '../../src/shared/service';
+import { transcriptOf as transcript } from './test-transcript';
+import { formTemplateSchema, type FilledForm, type FormContextItem } from '../../src/shared/service';
 import { extractForms } from './form-extractor';
 import { FORM_TEMPLATES } from './form-templates';
-
-function transcript(lines: string[]): TranscriptEntry[] {
-  return lines.map((text, i) => ({
-    transcript_id: `t${i + 1}`,
-    transcript: text,
-    start_offset: offsetFromMs(i * 4000),
-    end_offset: offsetFromMs(i * 4000 + 3000),
-  }));
-}
 
 function fill(lines: string[], item: FormContextItem): FilledForm {
   const [form] = extractForms(transcript(lines), [item], FORM_TEMPLATES);

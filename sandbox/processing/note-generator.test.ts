@@ -1,22 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_SECTIONS,
-  offsetFromMs,
-  SECTION_NAMES,
-  sectionInfo,
-  type TranscriptEntry,
-} from '../../src/shared/service';
+import { transcriptOf as transcript } from './test-transcript';
+import { DEFAULT_SECTIONS, SECTION_NAMES, sectionInfo } from '../../src/shared/service';
 import { generateNote, NOT_STANDARD, NOTHING_RELEVANT } from './note-generator';
 import { UNRECOGNIZED } from './recognize';
-
-function transcript(lines: string[]): TranscriptEntry[] {
-  return lines.map((text, i) => ({
-    transcript_id: `t${i + 1}`,
-    transcript: text,
-    start_offset: offsetFromMs(i * 4000),
-    end_offset: offsetFromMs(i * 4000 + 3000),
-  }));
-}
 
 // Lowercase without punctuation, as the recognizer would give it.
 const VISIT = transcript([

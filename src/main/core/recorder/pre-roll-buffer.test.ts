@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PreRollBuffer } from './pre-roll-buffer';
 import { chunksFromPattern, makeChunk, range } from './testing/chunks';
-import { FakeClock } from './testing/fake-clock';
+import { FakeClock } from '../testing/fake-clock';
 
 describe('PreRollBuffer', () => {
   it('keeps exactly the newest preRollMs of 100 ms chunks, oldest first', () => {

@@ -3,7 +3,7 @@ import { createRecorder, type Recorder } from '../recorder';
 import type { RecorderTiming } from '../recorder-types';
 import type { RecorderSnapshot } from '../recorder-view';
 import { CHUNK_MS, makeChunk } from './chunks';
-import { FakeClock } from './fake-clock';
+import { FakeClock } from '../../testing/fake-clock';
 import { FakeStream } from './fake-stream';
 
 /** Round numbers that keep the tests readable; each test says which one it exercises. */

@@ -1,4 +1,4 @@
-import type { Clock } from '../../ports';
+import type { Clock } from '../ports';
 
 interface FakeTimer {
   id: number;
@@ -44,6 +44,21 @@ export class FakeClock implements Clock {
     this.time = target;
   }
 
+  /**
+   * advance() for code that awaits between timers (a poll that awaits a status call, then sets
+   * its next timer): fires one due timer at a time and lets pending promises settle after each.
+   */
+  async settle(ms: number): Promise<void> {
+    const target = this.time + ms;
+    await flushPromises();
+    for (let timer = this.nextDue(target); timer; timer = this.nextDue(target)) {
+      this.advance(timer.due - this.time);
+      await flushPromises();
+    }
+    this.time = target;
+    await flushPromises();
+  }
+
   get pendingTimers(): number {
     return this.timers.size;
   }
@@ -62,4 +77,8 @@ export class FakeClock implements Clock {
     }
     return best;
   }
+}
+
+function flushPromises(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
