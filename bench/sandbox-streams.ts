@@ -3,7 +3,7 @@
  * ACK p99 under 100 ms. The sandbox runs as its own process (as `npm run sandbox` does); this
  * process plays the clients. Reference, measured in the same run at the same load: a bare `ws`
  * server that ACKs each frame without decoding, validating or storing anything.
- * Run: npx tsx bench/sandbox-streams.ts [--seconds 8] [--max 2560]
+ * Run: node --import tsx bench/sandbox-streams.ts [--seconds 8] [--max 2560]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -144,7 +144,7 @@ first step over the line ends the run).
 |---:|---:|---:|---:|---:|---:|
 ${rows.join('\n')}
 
-Run: \`npx tsx bench/sandbox-streams.ts\`.`,
+Run: \`node --import tsx bench/sandbox-streams.ts\`.`,
   );
   console.log(`sustained ${sustained} streams with ACK p99 < 100 ms`);
   process.exit(0);
