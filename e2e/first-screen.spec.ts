@@ -38,13 +38,16 @@ test('a setting changed in the UI survives a restart of the app', async ({ scrib
   await page.getByLabel('Partner ID').fill('clinic7');
   await page.getByLabel('Sign-in model').selectOption('single_auth_token');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByTestId('save-state')).toHaveText('Saved.');
-  // Not the demo any more: the banner goes.
+  // First run done: the app goes to the visit screen. Not the demo any more: the banner goes.
+  await expect(page.getByRole('heading', { name: 'Visit' })).toBeVisible();
   await expect(page.getByRole('note')).toHaveCount(0);
 
   page = await scribe.restart();
 
+  // A returning clinician lands on the visit screen; the settings are one click away.
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByRole('heading', { name: 'Visit' })).toBeVisible();
+  await page.getByRole('button', { name: 'Settings' }).click();
   await expect(page.getByLabel('Service URL')).toHaveValue('https://scribe.example.org');
   await expect(page.getByLabel('Partner ID')).toHaveValue('clinic7');
   await expect(page.getByLabel('Sign-in model')).toHaveValue('single_auth_token');

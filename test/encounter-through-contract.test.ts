@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { syntheticSpeech } from '../sandbox/test-support/service-client';
-import type { EventName, VerbName } from '../src/shared/contract';
+import { encodeAudioChunk, type EventName, type VerbName } from '../src/shared/contract';
 import { createAppCore, type AppCore } from '../src/main/core/app-core';
 import { headlessBrowser } from '../src/main/core/auth/testing/headless-browser';
 import { createJsonFileStorage } from '../src/main/core/json-file-storage';
@@ -100,12 +100,8 @@ async function play(
   onChunk?: (seq: number) => Promise<void>,
 ): Promise<void> {
   for (const [seq, chunk] of chunks.entries()) {
-    await call('recorder.chunk', {
-      seq,
-      capturedAt: seq * 100,
-      pcm: chunk.pcm.toString('base64'),
-      speech: chunk.speech,
-    });
+    // The renderer's one-way chunk channel, as both transports deliver it.
+    core.acceptChunk(encodeAudioChunk({ seq, capturedAt: seq * 100, pcm: chunk.pcm, speech: chunk.speech }));
     await onChunk?.(seq);
     await new Promise((r) => setTimeout(r, 15));
   }

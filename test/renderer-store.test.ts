@@ -28,6 +28,9 @@ function inProcessApi(core: AppCore): ScribeApi & { calls: string[] } {
         if ((name as string) === event) listener(payload as never);
       });
     },
+    sendChunk(message) {
+      core.acceptChunk(message);
+    },
   };
 }
 

@@ -2,7 +2,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RecorderView } from '../../src/shared/contract';
+import { encodeAudioChunk, type RecorderView } from '../../src/shared/contract';
 import type { AppCore } from '../../src/main/core/app-core';
 import { createJsonFileStorage } from '../../src/main/core/json-file-storage';
 import { silentLogger, systemClock, type Clock, type Logger } from '../../src/main/core/ports';
@@ -11,7 +11,7 @@ import { CHUNK_MS, CONTEXT, PARTNER } from './constants';
 import { traceFrom, type HeapTrace, type Memory } from './heap';
 import { play } from './play';
 import { countInto, cpuSeconds, waitFor } from './tools';
-import { chunkBase64 } from './visit';
+import { chunkPcm } from './visit';
 
 /** The core's clock `speed` times faster than the wall: its timers keep their meaning in audio time. */
 function fastClock(speed: number): Clock {
@@ -98,8 +98,10 @@ export async function runCore(
   const pauses: Record<string, number> = {};
   let state = 'idle';
   let done: { status: string } | undefined;
+  let refusedChunks = 0;
   core.events.subscribe((event, payload) => {
     countInto(events, event);
+    if (event === 'recorder.chunkRefused') refusedChunks++;
     if (event === 'recorder.changed') {
       const view = payload as RecorderView;
       if (view.state !== state) {
@@ -141,18 +143,18 @@ export async function runCore(
 
   const heap: Memory[] = [];
   const cpu = process.cpuUsage();
-  let refusedChunks = 0;
   const played = await play(
     plan.length,
     CHUNK_MS / speed,
     async (seq) => {
-      const result = await core.router.dispatch('recorder.chunk', {
-        seq,
-        capturedAt: seq * CHUNK_MS,
-        pcm: chunkBase64(plan, seq),
-        speech: plan[seq] === 1,
-      });
-      if (!result.ok) refusedChunks++;
+      core.acceptChunk(
+        encodeAudioChunk({
+          seq,
+          capturedAt: seq * CHUNK_MS,
+          pcm: chunkPcm(plan, seq),
+          speech: plan[seq] === 1,
+        }),
+      );
     },
     options.measureHeap ? heap : undefined,
   );

@@ -103,7 +103,7 @@ ${jitterRow('p99', `≤ 30 ms | ${jitterGoal ? 'yes' : '**no**'}`)}
 **Heap.** The visit: ${MINUTES} min of 100 ms chunks (${chunks.toLocaleString('en')}), ${fixed(100 * speechShare, 0)} %
 speech by the VAD flag, turns with pauses and ${quietRuns(plan)} stretches of ≥ 4 s quiet (deterministic PRNG);
 chunk audio reused from 16 precomputed buffers. Played at ${SPEED}× (a chunk every ${fixed(CHUNK_MS / SPEED, 0)} ms of wall
-clock) as base64 through \`recorder.chunk\`, against the sandbox in its own process at
+clock) as binary chunk messages through the core's chunk channel (\`acceptChunk\`), against the sandbox in its own process at
 \`--time-scale ${fixed(1 / SPEED)}\`. The core runs on a clock ${SPEED}× faster than the wall (its \`Clock\` port), so
 its timers keep their meaning in audio time: auto-pause after 4 s of quiet, KEEP_ALIVE every 2 s,
 the 4× drain cap. \`heapUsed\` after two forced full GCs (\`--expose-gc\`): start = after sign-in
@@ -131,7 +131,7 @@ ${secondHalf(oursHeap)}, reference ${secondHalf(reference.heap)}.${
   token lifetime, ${fixed(60 / SPEED, 0)} min, on its ${SPEED}× clock, so it refreshes about every ${fixed((0.85 * 3_600) / SPEED / SPEED, 1)} s of wall clock; the
   sandbox still closes a stream with 4001 when the token it was opened with ends, and the core
   resumes on a new connection); warnings and errors logged:
-  ${listCounts(warnings)}; chunks refused by the router: ${ours.refusedChunks}.
+  ${listCounts(warnings)}; chunks refused by the core: ${ours.refusedChunks}.
 - Events from the core over the visit: ${listCounts(ours.events)}.
 - Reference: replay ${fixed(reference.wallMs / 1000, 0)} s wall (${fixed(reference.maxLagMs, 0)} ms behind at worst), results ${reference.status};
   the service saw ${listCounts(referenceTimeline)} over ${reference.connections} connection(s).

@@ -63,11 +63,13 @@ const VARIANTS = 8;
 function slices(pcm: Buffer): Buffer[] {
   return Array.from({ length: VARIANTS }, (_, i) => pcm.subarray(i * CHUNK_BYTES, (i + 1) * CHUNK_BYTES));
 }
-const SPEECH_B64 = slices(syntheticSpeech([{ speechMs: VARIANTS * CHUNK_MS, silenceMs: 0 }])).map((b) =>
-  b.toString('base64'),
-);
-const QUIET_B64 = slices(syntheticSpeech([{ speechMs: 0, silenceMs: VARIANTS * CHUNK_MS }], 7)).map((b) =>
-  b.toString('base64'),
-);
+const SPEECH = slices(syntheticSpeech([{ speechMs: VARIANTS * CHUNK_MS, silenceMs: 0 }]));
+const QUIET = slices(syntheticSpeech([{ speechMs: 0, silenceMs: VARIANTS * CHUNK_MS }], 7));
+const SPEECH_B64 = SPEECH.map((b) => b.toString('base64'));
+const QUIET_B64 = QUIET.map((b) => b.toString('base64'));
+/** Chunk i's audio as the renderer sends it to main (raw PCM). */
+export const chunkPcm = (plan: Uint8Array, i: number): Buffer =>
+  (plan[i] ? SPEECH : QUIET)[i % VARIANTS] as Buffer;
+/** Chunk i's audio as a client puts it on the service's stream (base64 in JSON). */
 export const chunkBase64 = (plan: Uint8Array, i: number): string =>
   (plan[i] ? SPEECH_B64 : QUIET_B64)[i % VARIANTS] as string;

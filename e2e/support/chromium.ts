@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 /**
  * Which Chromium drives the browser-mode tests: CHROMIUM_PATH, else Debian's /usr/bin/chromium,
@@ -20,3 +21,16 @@ export const CHROMIUM_FLAGS = [
   '--disable-sync',
   '--autoplay-policy=no-user-gesture-required',
 ];
+
+/**
+ * Chromium's fake microphone playing `wav` once (`%noloop`; silence after the end), with the
+ * permission prompt auto-accepted. No flags when there is no file.
+ */
+export function fakeMicrophoneFlags(wav: string | undefined): string[] {
+  if (!wav) return [];
+  return [
+    '--use-fake-ui-for-media-stream',
+    '--use-fake-device-for-media-stream',
+    `--use-file-for-fake-audio-capture=${resolve(wav)}%noloop`,
+  ];
+}

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHostProcess, type HostProcess } from './browser-host-process';
-import { CHROMIUM_FLAGS, chromiumExecutable } from './chromium';
+import { CHROMIUM_FLAGS, chromiumExecutable, fakeMicrophoneFlags } from './chromium';
 
 export type Target = 'browser' | 'electron';
 
@@ -21,6 +21,11 @@ export interface ScribeApp {
 /** Chosen per Playwright project: the same specs run against browser mode and Electron. */
 export interface ScribeTestOptions {
   target: Target;
+  /**
+   * A WAV file the browser plays as its microphone (Chromium's fake capture device, played once),
+   * or undefined for no microphone flags. Worker-scoped: a spec that sets it gets its own browser.
+   */
+  fakeMicrophone: string | undefined;
 }
 
 interface WorkerFixtures extends ScribeTestOptions {
@@ -29,20 +34,26 @@ interface WorkerFixtures extends ScribeTestOptions {
 
 export const test = base.extend<{ scribe: ScribeApp }, WorkerFixtures>({
   target: ['browser', { option: true, scope: 'worker' }],
+  fakeMicrophone: [undefined, { option: true, scope: 'worker' }],
 
   browser: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the destructuring form.
-    async ({}, use) => {
-      const browser = await chromium.launch({ executablePath: chromiumExecutable(), args: CHROMIUM_FLAGS });
+    async ({ fakeMicrophone }, use) => {
+      const browser = await chromium.launch({
+        executablePath: chromiumExecutable(),
+        args: [...CHROMIUM_FLAGS, ...fakeMicrophoneFlags(fakeMicrophone)],
+      });
       await use(browser);
       await browser.close();
     },
     { scope: 'worker' },
   ],
 
-  scribe: async ({ target, browser }, use) => {
+  scribe: async ({ target, browser, fakeMicrophone }, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'scribe-e2e-'));
-    const app = target === 'browser' ? await browserModeApp(browser, dataDir) : await electronApp(dataDir);
+    const app =
+      target === 'browser'
+        ? await browserModeApp(browser, dataDir)
+        : await electronApp(dataDir, fakeMicrophoneFlags(fakeMicrophone));
     await use(app.scribe);
     await app.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -79,8 +90,10 @@ async function browserModeApp(browser: Browser, dataDir: string) {
   };
 }
 
-async function electronApp(dataDir: string) {
-  const launch = () => _electron.launch({ args: ['.'], env: { ...process.env, SCRIBE_DATA_DIR: dataDir } });
+async function electronApp(dataDir: string, chromiumFlags: string[]) {
+  // Electron passes Chromium switches on its command line through to Chromium.
+  const launch = () =>
+    _electron.launch({ args: ['.', ...chromiumFlags], env: { ...process.env, SCRIBE_DATA_DIR: dataDir } });
   let app = await launch();
   const scribe: ScribeApp = {
     target: 'electron',

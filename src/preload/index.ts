@@ -6,6 +6,7 @@
 import { contextBridge, ipcRenderer } from 'electron';
 import type { PreloadBridge } from '../shared/contract/bridge';
 import {
+  CHUNK_CHANNEL,
   EVENT_NAMES,
   VERB_NAMES,
   eventChannel,
@@ -29,6 +30,10 @@ const bridge: PreloadBridge = {
     return () => {
       ipcRenderer.removeListener(channel, handler);
     };
+  },
+  sendChunk(message) {
+    // Fire-and-forget: ten chunks a second need no reply. Main checks the sender and the bytes.
+    ipcRenderer.send(CHUNK_CHANNEL, message);
   },
 };
 

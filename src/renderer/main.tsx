@@ -2,12 +2,16 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectScribeApi } from './api/connect';
 import { App } from './App';
+import { createAppCapture } from './audio';
 import { bindAppEvents, createAppStore } from './store/app-store';
 import { AppStoreContext } from './store/use-app-store';
 import './styles.css';
 
 const { api, onLinkState } = connectScribeApi();
-const store = createAppStore(api);
+const store = createAppStore(
+  api,
+  createAppCapture(() => store.getState().settings),
+);
 bindAppEvents(store, api);
 onLinkState((link) => {
   store.getState().setLink(link);

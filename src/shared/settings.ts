@@ -17,6 +17,60 @@ const serviceSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 
+const LABEL_RULE = { message: 'must be at most 500 characters' };
+
+/** The microphone to record from, remembered by id with its label as the fallback (ids can change). */
+const microphoneSchema = z.object({
+  /** '' = the system's default input. */
+  deviceId: z.string().max(500, LABEL_RULE),
+  label: z.string().max(500, LABEL_RULE),
+});
+
+/**
+ * The browser's own voice processing. Off by default: the documentation service wants the room as
+ * it is, and echo cancellation or noise suppression can remove quiet speech.
+ */
+const audioProcessingSchema = z.object({
+  echoCancellation: z.boolean(),
+  noiseSuppression: z.boolean(),
+  autoGainControl: z.boolean(),
+});
+
+const probability = (name: string) =>
+  z
+    .number({ message: 'must be a number' })
+    .min(0.05, { message: `must be between 0.05 and 0.95 (the ${name})` })
+    .max(0.95, { message: `must be between 0.05 and 0.95 (the ${name})` });
+
+const inRange = (p: number) => p >= 0.05 && p <= 0.95;
+const bothInRange = (v: { positiveSpeechThreshold: number; negativeSpeechThreshold: number }) =>
+  inRange(v.positiveSpeechThreshold) && inRange(v.negativeSpeechThreshold);
+
+/** Silero VAD tuning (vad-web's FrameProcessor). The speech flag only; pausing is main's decision. */
+export const voiceDetectionSchema = z
+  .object({
+    /** A frame at or above this probability starts (or continues) speech. */
+    positiveSpeechThreshold: probability('probability that starts speech'),
+    /** Speech ends after frames below this for the redemption time. */
+    negativeSpeechThreshold: probability('probability under which speech may end'),
+    redemptionMs: z
+      .number()
+      .int({ message: 'must be a whole number of ms' })
+      .min(0, { message: 'must be between 0 and 5000 ms' })
+      .max(5_000, { message: 'must be between 0 and 5000 ms' }),
+    minSpeechMs: z
+      .number()
+      .int({ message: 'must be a whole number of ms' })
+      .min(0, { message: 'must be between 0 and 2000 ms' })
+      .max(2_000, { message: 'must be between 0 and 2000 ms' }),
+  })
+  // Compared only when both are in range: one mistake, one message.
+  .refine((v) => !bothInRange(v) || v.negativeSpeechThreshold < v.positiveSpeechThreshold, {
+    path: ['negativeSpeechThreshold'],
+    message: 'must be below the speech start threshold',
+  });
+export type VoiceDetectionSettings = z.infer<typeof voiceDetectionSchema>;
+
 /**
  * Everything the clinician or IT admin configures. No secret lives here: partner tokens and
  * refresh tokens go through the main process's secret box, never through settings.
@@ -36,6 +90,9 @@ export const settingsSchema = z.object({
   /** Listen on 127.0.0.1 for the service's notifications (polling stays the fallback). */
   notificationReceiver: z.boolean(),
   theme: z.enum(THEMES, { message: 'must be one of system, light, dark' }),
+  microphone: microphoneSchema,
+  audioProcessing: audioProcessingSchema,
+  voiceDetection: voiceDetectionSchema,
   /** Set once the clinician has saved the first-run screen; a returning user skips it. */
   firstRunComplete: z.boolean(),
 });
@@ -58,6 +115,27 @@ export const DEFAULT_SETTINGS: Settings = {
   oidcClientId: 'ambient-scribe-desktop',
   notificationReceiver: false,
   theme: 'system',
+  microphone: { deviceId: '', label: '' },
+  audioProcessing: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
+  /**
+   * For a consultation in a quiet exam room. Silero v5's authors suggest 0.5, with the negative
+   * threshold 0.15 lower; vad-web lowers the start to 0.3 for v5, whose probabilities run lower on
+   * far-field speech. A quiet room is where the low start costs nothing: room noise alone stays under
+   * 0.05 (speech-detector.test.ts), while a soft-spoken patient a metre or two from the laptop may not
+   * reach 0.5. The negative threshold keeps Silero's 0.15 gap, so a trailing syllable that dips to 0.2
+   * does not start the count toward the end of speech.
+   * The redemption only has to bridge pauses inside a sentence. The recorder already waits 4 s of
+   * non-speech before pausing and replays 600 ms of pre-roll on resume, so vad-web's 1,400 ms (meant
+   * for not cutting off a voice assistant's user) would only delay auto-pause and blur the speech
+   * indicator. minSpeechMs does not change the flag (see speech-detector-options.ts); 250 ms keeps a short
+   * "No." or "Yes." from being labelled a misfire.
+   */
+  voiceDetection: {
+    positiveSpeechThreshold: 0.3,
+    negativeSpeechThreshold: 0.15,
+    redemptionMs: 600,
+    minSpeechMs: 250,
+  },
   firstRunComplete: false,
 };
 
@@ -76,5 +154,17 @@ export const SETTING_LABELS: Record<string, string> = {
   oidcClientId: 'Client ID at the identity provider',
   notificationReceiver: 'Notification receiver',
   theme: 'Theme',
+  microphone: 'Microphone',
+  'microphone.deviceId': 'Microphone',
+  'microphone.label': 'Microphone name',
+  audioProcessing: 'Audio processing',
+  'audioProcessing.echoCancellation': 'Echo cancellation',
+  'audioProcessing.noiseSuppression': 'Noise suppression',
+  'audioProcessing.autoGainControl': 'Automatic gain',
+  voiceDetection: 'Voice detection',
+  'voiceDetection.positiveSpeechThreshold': 'Speech start threshold',
+  'voiceDetection.negativeSpeechThreshold': 'Speech end threshold',
+  'voiceDetection.redemptionMs': 'Speech end delay',
+  'voiceDetection.minSpeechMs': 'Shortest speech',
   firstRunComplete: 'First run',
 };

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { encodeAudioChunk } from '../../shared/contract';
 import { createAppCore, type AppCore } from '../core/app-core';
 import { createMemorySecretBox } from '../core/secrets/secret-box';
 import { createJsonFileStorage } from '../core/json-file-storage';
@@ -143,9 +144,29 @@ describe('browser mode host', () => {
     socket.close();
   });
 
-  it('closes a socket that sends something other than a contract call', async () => {
+  it('takes binary frames as audio chunks and says why one is refused, keeping the socket open', async () => {
     const cookie = await launchCookie();
-    for (const frame of [Buffer.from([1, 2, 3]), 'not json', JSON.stringify({ verb: 'app.info' })]) {
+    const socket = await openSocket({ cookie, origin: host.origin });
+    const refusals: { seq?: number; fields: { field: string }[] }[] = [];
+    socket.on('message', (data) => {
+      const message = JSON.parse(data.toString()) as { event?: string; payload?: never };
+      if (message.event === 'recorder.chunkRefused') refusals.push(message.payload!);
+    });
+    socket.send(Buffer.from([1, 2, 3]));
+    // A well-formed chunk with no recording running: refused by the core, naming the chunk.
+    socket.send(
+      Buffer.from(encodeAudioChunk({ seq: 7, capturedAt: 1, pcm: new Uint8Array(3_200), speech: true })),
+    );
+    await expect.poll(() => refusals.length).toBe(2);
+    expect(refusals[0]).toMatchObject({ fields: [{ field: 'chunk' }] });
+    expect(refusals[1]).toMatchObject({ seq: 7 });
+    expect(socket.readyState).toBe(WebSocket.OPEN);
+    socket.close();
+  });
+
+  it('closes a socket that sends text other than a contract call', async () => {
+    const cookie = await launchCookie();
+    for (const frame of ['not json', JSON.stringify({ verb: 'app.info' })]) {
       const socket = await openSocket({ cookie, origin: host.origin });
       const code = await new Promise<number>((resolve) => {
         socket.once('close', (closeCode) => resolve(closeCode));

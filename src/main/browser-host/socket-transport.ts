@@ -3,7 +3,10 @@ import { z } from 'zod';
 import type { AppCore } from '../core/app-core';
 import type { Logger } from '../core/ports';
 
-/** Browser mode's wire format for the contract: one JSON object per text frame. */
+/**
+ * Browser mode's wire format for the contract: one JSON object per text frame for calls, replies
+ * and events; one binary frame per captured audio chunk (audio-chunk.ts), with no reply.
+ */
 const callSchema = z.object({
   id: z.number().int().nonnegative(),
   verb: z.string(),
@@ -24,7 +27,11 @@ export function serveContractOverSocket(socket: WebSocket, core: AppCore, log: L
   socket.on('close', unsubscribe);
 
   socket.on('message', (data, isBinary) => {
-    const call = isBinary ? undefined : parseCall(data.toString());
+    if (isBinary) {
+      core.acceptChunk(data);
+      return;
+    }
+    const call = parseCall(data.toString());
     if (!call) {
       log.warn('browser-mode socket sent a frame that is not a contract call; closing it');
       socket.close(UNSUPPORTED_DATA, 'expected a JSON contract call');

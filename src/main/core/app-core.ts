@@ -1,6 +1,7 @@
 import { ENCOUNTER_LABELS, type AppInfo } from '../../shared/contract';
 import { SETTING_LABELS } from '../../shared/settings';
 import { createContractRouter, type ContractRouter } from './contract-router';
+import { createChunkIntake } from './encounter/chunk-intake';
 import { createEncounterController } from './encounter/encounter-controller';
 import { createServiceSessions } from './encounter/service-session';
 import { createEventHub, type EventHub } from './event-hub';
@@ -35,6 +36,12 @@ export interface AppCore {
   router: ContractRouter;
   events: EventHub;
   settings: SettingsService;
+  /**
+   * One captured chunk message from the renderer's one-way chunk channel (an ArrayBuffer, a
+   * Uint8Array or a Node Buffer, depending on the transport). A refused chunk is reported with a
+   * recorder.chunkRefused event, since chunks have no reply.
+   */
+  acceptChunk(message: unknown): void;
   stop(): Promise<void>;
 }
 
@@ -99,10 +106,6 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
         await encounters.addForms(formItems);
         return undefined;
       },
-      'recorder.chunk': (chunk) => {
-        encounters.chunk(chunk);
-        return undefined;
-      },
       'recorder.state': () => encounters.view(),
       'recorder.pause': () => encounters.pause(),
       'recorder.resume': () => encounters.resume(),
@@ -128,6 +131,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     router,
     events,
     settings,
+    acceptChunk: createChunkIntake({ record: (chunk) => encounters.chunk(chunk), events, log: deps.log }),
     async stop() {
       stopHeartbeat();
       encounters.dispose();

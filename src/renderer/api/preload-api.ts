@@ -16,5 +16,8 @@ export function createPreloadApi(bridge: PreloadBridge): ScribeApi {
     on(event, listener) {
       return bridge.on(event, listener as (payload: unknown) => void);
     },
+    sendChunk(message) {
+      bridge.sendChunk(message);
+    },
   };
 }

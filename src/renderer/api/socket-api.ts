@@ -14,6 +14,11 @@ interface Pending {
 }
 
 const RECONNECT_DELAYS_MS = [250, 500, 1_000, 2_000, 4_000];
+/**
+ * Chunks held while the link to the host is down, sent in order when it returns: five minutes of
+ * audio (about 9.6 MB). The host is on the same machine, so a longer outage means it is gone.
+ */
+const MAX_HELD_CHUNKS = 3_000;
 
 /**
  * Browser mode's transport: the contract over the host's loopback WebSocket. The launch cookie
@@ -26,6 +31,8 @@ export function createSocketApi(url: string): SocketApi {
   const linkListeners = new Set<(state: LinkState) => void>();
   let nextId = 1;
   let attempt = 0;
+  let open: WebSocket | undefined;
+  const heldChunks: ArrayBuffer[] = [];
   // Calls wait on `ready`; it is replaced by a fresh, unresolved promise whenever the link drops.
   let markReady: (socket: WebSocket) => void = () => undefined;
   let ready = new Promise<WebSocket>((resolve) => (markReady = resolve));
@@ -36,14 +43,19 @@ export function createSocketApi(url: string): SocketApi {
     setLink('connecting');
     const socket = new WebSocket(url);
     let didOpen = false;
+    socket.binaryType = 'arraybuffer';
     socket.addEventListener('open', () => {
       didOpen = true;
       attempt = 0;
+      open = socket;
+      // Chunks held during the outage go first, in capture order.
+      for (const message of heldChunks.splice(0)) socket.send(message);
       markReady(socket);
       setLink('connected');
     });
     socket.addEventListener('message', (message) => receive(String(message.data)));
     socket.addEventListener('close', () => {
+      open = undefined;
       for (const call of pending.values()) call.reject(new Error('The connection to the app core was lost.'));
       pending.clear();
       // Calls already waiting on a link that never opened keep waiting on the same promise.
@@ -86,6 +98,15 @@ export function createSocketApi(url: string): SocketApi {
       listeners.set(event, set);
       set.add(listener as (payload: unknown) => void);
       return () => set.delete(listener as (payload: unknown) => void);
+    },
+    sendChunk(message) {
+      if (open?.readyState === WebSocket.OPEN) {
+        // send() copies the bytes before it returns, so the caller may reuse `message`.
+        open.send(message);
+        return;
+      }
+      if (heldChunks.length >= MAX_HELD_CHUNKS) heldChunks.shift();
+      heldChunks.push(message.slice(0));
     },
     onLinkState(listener) {
       linkListeners.add(listener);

@@ -2,21 +2,30 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ScribeApi } from '../../shared/contract';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createInfoSlice, type InfoSlice } from './info-slice';
+import { createRecordingSlice, type RecordingSlice, type StartCapture } from './recording-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 
-export type AppState = InfoSlice & SettingsSlice & ConnectionSlice;
+export type AppState = InfoSlice & SettingsSlice & ConnectionSlice & RecordingSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** Created outside React (and tested without it); components read it through narrow selectors. */
-export function createAppStore(api: ScribeApi): AppStore {
+export function createAppStore(api: ScribeApi, startCapture: StartCapture = refuseCapture): AppStore {
   return createStore<AppState>()((...args) => ({
     ...createInfoSlice(api)(...args),
     ...createSettingsSlice(api)(...args),
     ...createConnectionSlice(...args),
+    ...createRecordingSlice(api, startCapture)(...args),
   }));
 }
 
+/** For stores made without a microphone (tests of other slices). */
+const refuseCapture: StartCapture = () => Promise.reject(new Error('This store has no microphone.'));
+
 /** Subscribes the store to the contract's events; returns a function that undoes it. */
 export function bindAppEvents(store: AppStore, api: ScribeApi, now: () => number = Date.now): () => void {
-  return api.on('heartbeat', (beat) => store.getState().receiveHeartbeat(beat, now()));
+  const unbind = [
+    api.on('heartbeat', (beat) => store.getState().receiveHeartbeat(beat, now())),
+    api.on('recorder.changed', (view) => store.getState().receiveRecorderView(view)),
+  ];
+  return () => unbind.forEach((off) => off());
 }

@@ -8,6 +8,11 @@ import type { EventPayload, VerbRequest, VerbResponse } from './schemas';
 export interface ScribeApi {
   call<V extends VerbName>(verb: V, ...payload: PayloadArgs<V>): Promise<VerbResponse<V>>;
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /**
+   * Sends one captured chunk message (audio-chunk.ts) on the one-way chunk channel. The caller may
+   * reuse `message` as soon as this returns: transports copy or queue it first.
+   */
+  sendChunk(message: ArrayBuffer): void;
 }
 
 /** Verbs without a payload are called with none: `call('app.info')`. */

@@ -8,4 +8,6 @@ import type { EventName, VerbName } from './names';
 export interface PreloadBridge {
   readonly verbs: Readonly<Record<VerbName, (payload?: unknown) => Promise<ContractResult<unknown>>>>;
   on(event: EventName, listener: (payload: unknown) => void): () => void;
+  /** One captured chunk message, fire-and-forget (Electron's IPC copies it). */
+  sendChunk(message: ArrayBuffer): void;
 }

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { FRAME_BYTES } from '../audio-format';
 import {
   DATE_OF_BIRTH_RULE,
   encounterIdSchema,
@@ -77,19 +76,6 @@ export type StartEncounter = z.infer<typeof startEncounterSchema>;
 export const addFormsSchema = z.object({
   formItems: z.array(formContextItemSchema).min(1, { message: 'must have at least one form' }).max(20),
 });
-
-// protocol: Audio stream (LINEAR16, 16 kHz, mono; 100 ms = 3,200 bytes)
-export const audioChunkSchema = z.object({
-  seq: z.number().int().nonnegative(),
-  capturedAt: z.number(),
-  /** Standard base64 of exactly 3,200 bytes of LINEAR16 little-endian. */
-  pcm: z
-    .string()
-    .length(Math.ceil(FRAME_BYTES / 3) * 4, { message: 'must be base64 of one 100 ms chunk (3,200 bytes)' }),
-  speech: z.boolean(),
-  speechProbability: z.number().min(0).max(1).optional(),
-});
-export type AudioChunkMessage = z.infer<typeof audioChunkSchema>;
 
 export const RECORDER_STATES = [
   'idle',

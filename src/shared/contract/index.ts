@@ -5,3 +5,4 @@ export * from './envelope';
 export type * from './api';
 export type * from './bridge';
 export * from './encounter';
+export * from './audio-chunk';

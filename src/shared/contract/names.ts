@@ -15,7 +15,6 @@ export const VERB_NAMES = [
   'auth.signOut',
   'encounter.start',
   'encounter.addForms',
-  'recorder.chunk',
   'recorder.state',
   'recorder.pause',
   'recorder.resume',
@@ -30,6 +29,7 @@ export const EVENT_NAMES = [
   'auth.changed',
   'auth.openUrl',
   'recorder.changed',
+  'recorder.chunkRefused',
   'results.progress',
 ] as const;
 
@@ -39,6 +39,8 @@ export type EventName = (typeof EVENT_NAMES)[number];
 /** Electron IPC channel names; the only place they are spelled. */
 export const verbChannel = (verb: VerbName): string => `scribe:verb:${verb}`;
 export const eventChannel = (event: EventName): string => `scribe:event:${event}`;
+/** The one-way binary channel for captured audio chunks (see audio-chunk.ts). */
+export const CHUNK_CHANNEL = 'scribe:chunk';
 
 export function isVerbName(value: unknown): value is VerbName {
   return typeof value === 'string' && (VERB_NAMES as readonly string[]).includes(value);

@@ -4,7 +4,6 @@ import type { EventName, VerbName } from './names';
 import { templatesResponseSchema } from '../service';
 import {
   addFormsSchema,
-  audioChunkSchema,
   authStatusSchema,
   formFeedbackSchema,
   recorderViewSchema,
@@ -52,7 +51,6 @@ export const verbSchemas = {
   'auth.signOut': { request: noPayload, response: authStatusSchema },
   'encounter.start': { request: startEncounterSchema, response: recorderViewSchema },
   'encounter.addForms': { request: addFormsSchema, response: nothing },
-  'recorder.chunk': { request: audioChunkSchema, response: nothing },
   'recorder.state': { request: noPayload, response: recorderViewSchema },
   'recorder.pause': { request: noPayload, response: recorderViewSchema },
   'recorder.resume': { request: noPayload, response: recorderViewSchema },
@@ -70,6 +68,12 @@ export const eventSchemas = {
   /** Browser mode: the renderer opens this sign-in address in a new tab (the "system browser"). */
   'auth.openUrl': z.object({ url: z.string().url() }),
   'recorder.changed': recorderViewSchema,
+  /** Main refused an audio chunk (chunks have no reply): which one, and why, naming the field. */
+  'recorder.chunkRefused': z.object({
+    seq: z.number().int().nonnegative().optional(),
+    message: z.string(),
+    fields: z.array(z.object({ field: z.string(), message: z.string() })),
+  }),
   'results.progress': resultsProgressSchema,
 } as const satisfies Record<EventName, z.ZodType>;
 

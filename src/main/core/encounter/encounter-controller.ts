@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AudioChunkMessage, RecorderView, Results, StartEncounter } from '../../../shared/contract';
+import type { AudioChunk, RecorderView, Results, StartEncounter } from '../../../shared/contract';
 import { createRecorder, type Recorder } from '../recorder/recorder';
 import type { RecorderTiming } from '../recorder/recorder-types';
 import { describeRecorder, type RecorderSnapshot } from '../recorder/recorder-view';
@@ -161,16 +161,8 @@ export function createEncounterController(deps: EncounterControllerDeps) {
   return {
     start,
     view,
-    chunk(message: AudioChunkMessage): void {
-      const encounter = requireActive();
-      encounter.recorder.pushChunk({
-        seq: message.seq,
-        capturedAt: message.capturedAt,
-        // A Buffer is a Uint8Array: no second copy.
-        pcm: Buffer.from(message.pcm, 'base64'),
-        speech: message.speech,
-        ...(message.speechProbability !== undefined ? { speechProbability: message.speechProbability } : {}),
-      });
+    chunk(chunk: AudioChunk): void {
+      requireActive().recorder.pushChunk(chunk);
     },
     /** protocol: Form filling (PATCH merges by item key) — a form added while recording. */
     async addForms(items: FormContextItem[]): Promise<void> {

@@ -1,3 +1,4 @@
+import { CHUNK_HEADER_BYTES, CHUNK_MESSAGE_BYTES } from '../../../shared/contract/audio-chunk';
 import { describe, expect, it } from 'vitest';
 import { ChunkPool } from './chunk-pool';
 import { FRAME_BYTES, FRAME_SAMPLES } from '../../../shared/audio-format';
@@ -42,11 +43,13 @@ describe('toInt16LE', () => {
 });
 
 describe('ChunkPool', () => {
-  it('hands out 3,200-byte chunks, reuses returned ones and allocates when empty', () => {
+  it('hands out 3,200-byte chunks inside whole chunk messages, reuses returned ones and allocates when empty', () => {
     const pool = new ChunkPool(FRAME_SAMPLES, 2);
     const a = pool.acquire();
     const b = pool.acquire();
-    expect(a.buffer.byteLength).toBe(FRAME_BYTES);
+    expect(a.byteLength).toBe(FRAME_BYTES);
+    expect(a.byteOffset).toBe(CHUNK_HEADER_BYTES);
+    expect(a.buffer.byteLength).toBe(CHUNK_MESSAGE_BYTES);
     expect(pool.available).toBe(0);
     const c = pool.acquire(); // empty pool: a fresh buffer
     expect(c.buffer).not.toBe(a.buffer);
@@ -55,7 +58,7 @@ describe('ChunkPool', () => {
     pool.release(new ArrayBuffer(0)); // a detached buffer reads as 0 bytes: ignored
     pool.release(b.buffer as ArrayBuffer);
     pool.release(c.buffer as ArrayBuffer);
-    pool.release(new ArrayBuffer(FRAME_BYTES)); // over capacity: ignored
+    pool.release(new ArrayBuffer(CHUNK_MESSAGE_BYTES)); // over capacity: ignored
     expect(pool.available).toBe(2);
   });
 });

@@ -1,0 +1,169 @@
+import { CHUNK_MS } from '../../shared/audio-format';
+import { CHUNK_HEADER_BYTES, writeChunkHeader } from '../../shared/contract/audio-chunk';
+import { startCaptureGraph, type CaptureGraph } from './capture-graph';
+import { chooseMicrophone, isStillConnected } from './device-choice';
+import { NoSignalDetector, measureLevel } from './level-meter';
+import type { CaptureDeps, CaptureSession, CaptureStatus } from './capture-types';
+import { MicrophoneError, listInputs, openMicrophone, type OpenedMicrophone } from './microphone';
+
+const DEFAULT_STALL_MS = 1_000;
+
+/**
+ * One recording's microphone: opens it, runs the worklet, classifies each chunk's speech, fills in
+ * the chunk header (sequence number, capture time, speech flag) and sends it to main. Follows the
+ * microphone across hot-plugs (falling back to the default with a notice, and back again when the
+ * chosen one returns), reports levels ten times a second, digital silence, and capture stalls.
+ * It decides nothing about pausing: that is main's (DESIGN.md, "policy in main, signal in the renderer").
+ */
+export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
+  const now = deps.now ?? Date.now;
+  const stallMs = deps.stallMs ?? DEFAULT_STALL_MS;
+  const noSignal = new NoSignalDetector();
+  let status: CaptureStatus = { state: 'starting', voiceDetection: 'loading', noSignal: false };
+  const report = (patch: Partial<CaptureStatus>) => {
+    status = { ...status, ...patch };
+    deps.onStatus(status);
+  };
+  report({});
+
+  // The model loads while the microphone opens; chunks wait for it in order.
+  const classifier = deps.loadClassifier().then(
+    (loaded) => {
+      report({ voiceDetection: 'ready' });
+      return loaded;
+    },
+    () => {
+      report({ voiceDetection: 'unavailable' });
+      return undefined;
+    },
+  );
+
+  let seq = 0;
+  let stopped = false;
+  let mic: OpenedMicrophone | undefined;
+  let graph: CaptureGraph | undefined;
+  let graphStartedAt = 0;
+  let lastChunkAt = now();
+  let pipeline: Promise<void> = Promise.resolve();
+
+  async function handle(message: ArrayBuffer, endTime: number, owner: CaptureGraph): Promise<void> {
+    const samples = new Int16Array(message, CHUNK_HEADER_BYTES);
+    const level = measureLevel(samples);
+    const detector = await classifier;
+    // Without voice detection every chunk counts as speech: the recording never auto-pauses, but
+    // no word is lost.
+    const verdict = detector
+      ? await detector.classify(toFloat(samples))
+      : { speech: true, probability: undefined };
+    writeChunkHeader(message, {
+      seq: seq++,
+      capturedAt: graphStartedAt + endTime * 1_000 - CHUNK_MS,
+      speech: verdict.speech,
+      ...(verdict.probability !== undefined ? { speechProbability: verdict.probability } : {}),
+    });
+    deps.sendChunk(message);
+    owner.release(message);
+    deps.onLevel({ ...level, speech: verdict.speech });
+    const silent = noSignal.update(level, CHUNK_MS);
+    if (silent !== status.noSignal) report({ noSignal: silent });
+  }
+
+  async function open(): Promise<void> {
+    const opened = await openMicrophone(deps.settings);
+    const started = now();
+    const built = await startCaptureGraph(opened.stream, {
+      ...(deps.contextSampleRate ? { contextSampleRate: deps.contextSampleRate } : {}),
+      onChunk: (message, _index, endTime) => {
+        lastChunkAt = now();
+        if (status.state === 'stalled') report({ state: 'recording' });
+        pipeline = pipeline.then(() => handle(message, endTime, built)).catch(() => undefined);
+      },
+    }).catch((error: unknown) => {
+      opened.track.stop();
+      throw error;
+    });
+    mic = opened;
+    graph = built;
+    graphStartedAt = started;
+    lastChunkAt = now();
+    opened.track.addEventListener('ended', () => void switchMicrophone());
+    noSignal.reset();
+    report({
+      state: 'recording',
+      device: opened.device,
+      noSignal: false,
+      ...(opened.notice ? { notice: opened.notice } : { notice: undefined }),
+    });
+  }
+
+  async function close(): Promise<void> {
+    const [oldGraph, oldMic] = [graph, mic];
+    graph = undefined;
+    mic = undefined;
+    oldMic?.track.stop();
+    await oldGraph?.close().catch(() => undefined);
+  }
+
+  /** After a hot-plug: reopen if the device in use is gone, or the remembered one came back. */
+  let switching = false;
+  async function switchMicrophone(): Promise<void> {
+    if (stopped || switching) return;
+    switching = true;
+    try {
+      const inputs = await listInputs();
+      const current = mic?.device.deviceId ?? '';
+      const wanted = chooseMicrophone(deps.settings.microphone, inputs);
+      const gone = current !== '' && !isStillConnected(current, inputs);
+      const back = wanted.kind === 'chosen' && wanted.device.deviceId !== current;
+      if (!gone && !back && mic?.track.readyState === 'live') return;
+      await close();
+      await open();
+    } catch (error) {
+      report({ state: 'failed', notice: (error as Error).message });
+    } finally {
+      switching = false;
+    }
+  }
+
+  const onDeviceChange = () => void switchMicrophone();
+  navigator.mediaDevices.addEventListener('devicechange', onDeviceChange);
+  const watchdog = setInterval(() => {
+    if (!stopped && status.state === 'recording' && now() - lastChunkAt > stallMs)
+      report({ state: 'stalled' });
+  }, stallMs / 4);
+
+  try {
+    await open();
+  } catch (error) {
+    clearInterval(watchdog);
+    navigator.mediaDevices.removeEventListener('devicechange', onDeviceChange);
+    void classifier.then((c) => c?.dispose());
+    const message =
+      error instanceof MicrophoneError ? error.message : 'The microphone could not be started. Try again.';
+    report({ state: 'failed', notice: message });
+    throw error instanceof MicrophoneError ? error : new MicrophoneError('unsupported', message);
+  }
+
+  return {
+    get chunksSent() {
+      return seq;
+    },
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(watchdog);
+      navigator.mediaDevices.removeEventListener('devicechange', onDeviceChange);
+      await close();
+      // Chunks already in the pipeline are classified and sent before the recording ends.
+      await pipeline;
+      await (await classifier)?.dispose();
+      report({ state: 'stopped' });
+    },
+  };
+}
+
+function toFloat(samples: Int16Array): Float32Array {
+  const out = new Float32Array(samples.length);
+  for (let k = 0; k < samples.length; k++) out[k] = samples[k]! / 32_768;
+  return out;
+}

@@ -1,0 +1,96 @@
+import type { Settings } from '../../shared/settings';
+import { chooseMicrophone, fallbackNotice, realInputs, type InputDevice } from './device-choice';
+
+export interface OpenedMicrophone {
+  stream: MediaStream;
+  track: MediaStreamTrack;
+  /** The device actually opened (the default's real id when none was chosen). */
+  device: InputDevice;
+  /** Set when the remembered microphone was missing and the default was opened instead. */
+  notice?: string;
+}
+
+/** A microphone problem the clinician can act on: one sentence, what happened and what to do. */
+export class MicrophoneError extends Error {
+  constructor(
+    readonly reason: 'denied' | 'missing' | 'busy' | 'unsupported',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MicrophoneError';
+  }
+}
+
+/** Audio inputs the browser knows of (labels are blank until permission is granted). */
+export async function listInputs(): Promise<InputDevice[]> {
+  const devices = await navigator.mediaDevices.enumerateDevices();
+  return realInputs(
+    devices.filter((d) => d.kind === 'audioinput').map((d) => ({ deviceId: d.deviceId, label: d.label })),
+  );
+}
+
+/**
+ * Opens the remembered microphone (or the default, with a notice when the remembered one is gone),
+ * mono, with the browser's voice processing as the settings say (off by default).
+ */
+export async function openMicrophone(
+  settings: Pick<Settings, 'microphone' | 'audioProcessing'>,
+): Promise<OpenedMicrophone> {
+  if (!navigator.mediaDevices?.getUserMedia) {
+    throw new MicrophoneError(
+      'unsupported',
+      'This window cannot use a microphone. Restart the app; if it persists, tell your IT team.',
+    );
+  }
+  const choice = chooseMicrophone(settings.microphone, await listInputs().catch(() => []));
+  const constraints: MediaTrackConstraints = {
+    channelCount: { ideal: 1 },
+    echoCancellation: settings.audioProcessing.echoCancellation,
+    noiseSuppression: settings.audioProcessing.noiseSuppression,
+    autoGainControl: settings.audioProcessing.autoGainControl,
+    ...(choice.kind === 'chosen' ? { deviceId: { exact: choice.device.deviceId } } : {}),
+  };
+  let stream: MediaStream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({ audio: constraints, video: false });
+  } catch (error) {
+    throw describeMicrophoneError(error);
+  }
+  const track = stream.getAudioTracks()[0];
+  if (!track)
+    throw new MicrophoneError('missing', 'No microphone was found. Connect a microphone and try again.');
+  const opened: OpenedMicrophone = {
+    stream,
+    track,
+    device: { deviceId: track.getSettings().deviceId ?? '', label: track.label },
+  };
+  if (choice.kind === 'fallback') opened.notice = fallbackNotice(choice.missing);
+  return opened;
+}
+
+/** getUserMedia's DOMExceptions, as sentences that say what to do. */
+export function describeMicrophoneError(error: unknown): MicrophoneError {
+  const name = error instanceof DOMException || error instanceof Error ? error.name : '';
+  switch (name) {
+    case 'NotAllowedError':
+    case 'SecurityError':
+      return new MicrophoneError(
+        'denied',
+        'The app is not allowed to use the microphone. Allow microphone access for Ambient Scribe in your system’s privacy settings, then try again.',
+      );
+    case 'NotFoundError':
+    case 'OverconstrainedError':
+      return new MicrophoneError('missing', 'No microphone was found. Connect a microphone and try again.');
+    case 'NotReadableError':
+    case 'AbortError':
+      return new MicrophoneError(
+        'busy',
+        'The microphone could not be started; another app may be using it. Close other apps that use the microphone, then try again.',
+      );
+    default:
+      return new MicrophoneError(
+        'unsupported',
+        'The microphone could not be started. Try again; if it persists, restart the app.',
+      );
+  }
+}

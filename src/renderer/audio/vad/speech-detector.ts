@@ -1,0 +1,182 @@
+// Deep imports on purpose: the package root also loads vad-web's real-time VAD, which brings its own
+// AudioWorklet and audio graph. We already have a capture pipeline and need only the decision logic.
+import { FrameProcessor, type FrameProcessorEvent } from '@ricky0123/vad-web/dist/frame-processor';
+import { Message } from '@ricky0123/vad-web/dist/messages';
+import { Silero, type Model, type OrtModule } from '@ricky0123/vad-web/dist/models';
+import { SERVICE_SAMPLE_RATE } from '../../../shared/audio-format';
+import {
+  DEFAULT_SPEECH_DETECTOR_OPTIONS,
+  validateSpeechDetectorOptions,
+  type SpeechDetectorOptions,
+} from './speech-detector-options';
+
+/** Silero v5 reads frames of 512 samples at 16 kHz… */
+export const SILERO_FRAME_SAMPLES = 512;
+/** …which is 32 ms, the unit vad-web counts redemption and minimum speech in. */
+const MS_PER_FRAME = (SILERO_FRAME_SAMPLES * 1000) / SERVICE_SAMPLE_RATE;
+
+/**
+ * The FrameProcessor keeps every frame of a speech segment so it can hand the segment's audio to
+ * `onSpeechEnd` — unbounded while speech lasts (a radio in the room never ends it). We never use that
+ * audio, so the processor is given this empty array as "the frame" and the model reads the real frame
+ * from `SpeechDetector.frame` instead; the processor then retains nothing but its bookkeeping.
+ */
+const NO_AUDIO = new Float32Array(0);
+
+/** The verdict for one chunk. */
+export interface ChunkVerdict {
+  /** The detector was inside a speech segment (speech, or a pause shorter than the redemption). */
+  speech: boolean;
+  /** The highest speech probability of the model's frames in the chunk, 0…1. */
+  probability: number;
+}
+
+export interface SpeechDetectorInit {
+  /** The onnxruntime-web module: the browser and Node tests load it differently (see load-silero.ts). */
+  ort: OrtModule;
+  /** silero_vad_v5.onnx. */
+  modelBytes: ArrayBuffer;
+  options?: SpeechDetectorOptions;
+}
+
+/**
+ * Says, for each chunk of 16 kHz mono audio, whether someone is speaking: Silero v5 through
+ * vad-web's FrameProcessor (thresholds with hysteresis, and a redemption period that bridges short
+ * pauses). Chunks may be any length — the capture pipeline's 1,600 samples are not a multiple of
+ * Silero's 512, so samples left over carry into the next chunk.
+ *
+ * The model is stateful, so work runs strictly in call order: a `classify` made while another is
+ * still running waits its turn, and `reset` and `dispose` take their place in the same line.
+ */
+export class SpeechDetector {
+  private readonly model: Model;
+  private readonly processor: FrameProcessor;
+  /** Samples of the next, still incomplete, model frame. */
+  private readonly remainder = new Float32Array(SILERO_FRAME_SAMPLES);
+  private filled = 0;
+  /** The frame the model reads on the processor's next call (see NO_AUDIO). */
+  private frame: Float32Array = NO_AUDIO;
+  private speaking = false;
+  private lastProbability = 0;
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposal: Promise<void> | undefined;
+
+  /** Loads the model; rejects with every problem if the options are not usable. */
+  static async create({
+    ort,
+    modelBytes,
+    options = DEFAULT_SPEECH_DETECTOR_OPTIONS,
+  }: SpeechDetectorInit): Promise<SpeechDetector> {
+    const problems = validateSpeechDetectorOptions(options);
+    if (problems.length > 0) throw new RangeError(`Speech detector options: ${problems.join('; ')}`);
+    const model = await Silero.new(ort, () => Promise.resolve(modelBytes));
+    return new SpeechDetector(model, options);
+  }
+
+  private constructor(model: Model, options: SpeechDetectorOptions) {
+    this.model = model;
+    this.processor = new FrameProcessor(
+      () => model.process(this.frame),
+      () => model.reset_state(),
+      {
+        ...options,
+        // The recorder in main keeps its own pre-roll, and we never ask for segment audio.
+        preSpeechPadMs: 0,
+        submitUserSpeechOnPause: false,
+      },
+      MS_PER_FRAME,
+    );
+    // A FrameProcessor starts paused and ignores frames until resumed.
+    this.processor.resume();
+  }
+
+  /**
+   * Classifies `chunk` (samples in [−1, 1]). `speech` is true when the detector was in a speech
+   * segment after any model frame that completed in this chunk; a chunk too short to complete a frame
+   * repeats the previous verdict. The samples are copied before this returns, so the caller may reuse
+   * its buffer at once.
+   */
+  classify(chunk: Float32Array): Promise<ChunkVerdict> {
+    if (this.disposal) return Promise.reject(new Error('SpeechDetector: classify after dispose'));
+    // Cut now, not when the queue gets here: the frames must follow call order, and the caller's
+    // buffer may be refilled before the queued work runs.
+    const frames = this.cut(chunk);
+    return this.enqueue(() => this.run(frames));
+  }
+
+  /** A new stream (e.g. another microphone): drops the partial frame and the model's memory. */
+  reset(): void {
+    if (this.disposal) return;
+    this.filled = 0;
+    void this.enqueue(async () => {
+      // Also resets the model's recurrent state, through the reset callback given to the processor.
+      this.processor.reset();
+      this.speaking = false;
+      this.lastProbability = 0;
+    });
+  }
+
+  /** Releases the model once queued work is done; later `classify` calls reject. */
+  dispose(): Promise<void> {
+    this.disposal ??= this.enqueue(() => this.model.release());
+    return this.disposal;
+  }
+
+  /** Complete model frames from the remainder plus `chunk`; the rest becomes the new remainder. */
+  private cut(chunk: Float32Array): Float32Array[] {
+    const frames: Float32Array[] = [];
+    let read = 0;
+    while (read < chunk.length) {
+      const take = Math.min(SILERO_FRAME_SAMPLES - this.filled, chunk.length - read);
+      this.remainder.set(chunk.subarray(read, read + take), this.filled);
+      this.filled += take;
+      read += take;
+      if (this.filled === SILERO_FRAME_SAMPLES) {
+        // The one copy per frame: Silero keeps its tail as context after the call returns.
+        frames.push(this.remainder.slice());
+        this.filled = 0;
+      }
+    }
+    return frames;
+  }
+
+  private async run(frames: Float32Array[]): Promise<ChunkVerdict> {
+    if (frames.length === 0) return { speech: this.speaking, probability: this.lastProbability };
+    let speech = false;
+    let probability = 0;
+    try {
+      for (const frame of frames) {
+        this.frame = frame;
+        await this.processor.process(NO_AUDIO, this.onEvent);
+        speech ||= this.speaking;
+        probability = Math.max(probability, this.lastProbability);
+      }
+    } finally {
+      this.frame = NO_AUDIO;
+    }
+    return { speech, probability };
+  }
+
+  private readonly onEvent = (event: FrameProcessorEvent): void => {
+    switch (event.msg) {
+      case Message.FrameProcessed:
+        this.lastProbability = event.probs.isSpeech;
+        break;
+      case Message.SpeechStart:
+        this.speaking = true;
+        break;
+      // A misfire is a segment too short to count once it is over; it ended all the same.
+      case Message.SpeechEnd:
+      case Message.VADMisfire:
+        this.speaking = false;
+        break;
+    }
+  };
+
+  private enqueue<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.queue.then(task);
+    // One failed call must not wedge every later one: the next waits for settlement, not success.
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+}

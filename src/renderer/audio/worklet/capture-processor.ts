@@ -1,0 +1,64 @@
+import { CaptureChunker } from '../dsp/capture-chunker';
+import { CAPTURE_PROCESSOR_NAME, type FromCaptureWorklet, type ToCaptureWorklet } from './messages';
+
+// The AudioWorkletGlobalScope names this file uses. TypeScript's DOM library has the main-thread
+// side (AudioWorkletNode) but not the worklet scope. Declared here, not globally, so the rest of
+// the renderer cannot mistake `sampleRate` or `currentTime` for globals of its own scope.
+declare abstract class AudioWorkletProcessor {
+  readonly port: MessagePort;
+  constructor();
+  abstract process(
+    inputs: Float32Array[][],
+    outputs: Float32Array[][],
+    parameters: Record<string, Float32Array>,
+  ): boolean;
+}
+
+declare function registerProcessor(
+  name: string,
+  processorCtor: new (options?: AudioWorkletNodeOptions) => AudioWorkletProcessor,
+): void;
+
+/** The context's sample rate. */
+declare const sampleRate: number;
+
+/**
+ * The capture AudioWorklet: microphone blocks in, 100 ms chunks of 16 kHz Int16 out, each in a
+ * transferred chunk-message buffer. It only frames audio (DESIGN.md, "the worklet only frames
+ * audio"): no speech decisions, no levels, no timers. process() allocates nothing but the one
+ * postMessage per chunk; buffers come back from the renderer for reuse.
+ */
+class CaptureProcessor extends AudioWorkletProcessor {
+  private readonly chunker: CaptureChunker;
+  private stopped = false;
+
+  constructor() {
+    super();
+    // `sampleRate` is the context's rate: 44.1 or 48 kHz usually, 16 kHz makes the resampler a copy.
+    const inputRate = sampleRate;
+    this.chunker = new CaptureChunker(inputRate, (message, index, inputFrames) => {
+      const chunk: FromCaptureWorklet = {
+        type: 'chunk',
+        index,
+        message,
+        // The context time at which the chunk's last input sample was captured.
+        endTime: inputFrames / inputRate,
+      };
+      this.port.postMessage(chunk, [message]);
+    });
+    this.port.onmessage = (event: MessageEvent<ToCaptureWorklet>) => {
+      if (event.data.type === 'release') this.chunker.release(event.data.message);
+      else if (event.data.type === 'stop') this.stopped = true;
+    };
+  }
+
+  process(inputs: Float32Array[][]): boolean {
+    // Mono: the node is created with channelCount 1 ('explicit'), so Web Audio has already mixed
+    // a stereo microphone down. No input (a disconnected source) is simply no audio.
+    const samples = inputs[0]?.[0];
+    if (samples) this.chunker.push(samples);
+    return !this.stopped;
+  }
+}
+
+registerProcessor(CAPTURE_PROCESSOR_NAME, CaptureProcessor);
