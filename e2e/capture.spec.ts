@@ -118,3 +118,30 @@ test('the app turns the microphone into 100 ms 16 kHz chunks whose speech flags 
   expect(requests.some((url) => url.endsWith('.onnx'))).toBe(true);
   expect(requests.some((url) => url.endsWith('.wasm'))).toBe(true);
 });
+
+test('the chosen microphone is used at once and remembered across a restart', async ({ scribe }) => {
+  let { page } = scribe;
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
+
+  // Once the microphone is open its name is known; pick another one mid-recording.
+  const picker = page.getByLabel('Microphone', { exact: true });
+  const options = picker.locator('option');
+  await expect.poll(() => options.count()).toBeGreaterThan(2);
+  const names = await options.allTextContents();
+  const other = names.find((name) => name !== 'System default' && !name.startsWith('Microphone '))!;
+  const current = (await page.getByTestId('microphone-name').textContent()) ?? '';
+  const target = current.includes(names[1]!) ? names[2]! : other;
+  await picker.selectOption({ label: target });
+  await expect(page.getByTestId('microphone-name')).toContainText(target);
+  await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
+  await page.getByRole('button', { name: 'End visit' }).click();
+
+  // A restart of browser mode listens on a new port, a new origin to which Chromium gives every
+  // device a new id: the remembered microphone is found again by its name.
+  page = await scribe.restart();
+  await expect(page.getByLabel('Microphone', { exact: true }).locator('option:checked')).toHaveText(target);
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  await expect(page.getByTestId('microphone-name')).toContainText(target);
+});

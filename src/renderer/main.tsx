@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectScribeApi } from './api/connect';
 import { App } from './App';
-import { createAppCapture } from './audio';
+import { createAppMicrophones } from './audio';
 import { bindAppEvents, createAppStore } from './store/app-store';
 import { AppStoreContext } from './store/use-app-store';
 import './styles.css';
@@ -10,7 +10,7 @@ import './styles.css';
 const { api, onLinkState } = connectScribeApi();
 const store = createAppStore(
   api,
-  createAppCapture(() => store.getState().settings),
+  createAppMicrophones(() => store.getState().settings),
 );
 bindAppEvents(store, api);
 onLinkState((link) => {

@@ -38,6 +38,7 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
     },
   );
 
+  let microphone = deps.settings.microphone;
   let seq = 0;
   let stopped = false;
   let mic: OpenedMicrophone | undefined;
@@ -69,7 +70,7 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   }
 
   async function open(): Promise<void> {
-    const opened = await openMicrophone(deps.settings);
+    const opened = await openMicrophone({ microphone, audioProcessing: deps.settings.audioProcessing });
     const started = now();
     const built = await startCaptureGraph(opened.stream, {
       ...(deps.contextSampleRate ? { contextSampleRate: deps.contextSampleRate } : {}),
@@ -104,7 +105,10 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
     await oldGraph?.close().catch(() => undefined);
   }
 
-  /** After a hot-plug: reopen if the device in use is gone, or the remembered one came back. */
+  /**
+   * After a hot-plug or a new choice: reopen if the device in use is gone, or a different one is
+   * wanted now (the remembered one came back, or the clinician picked another).
+   */
   let switching = false;
   async function switchMicrophone(): Promise<void> {
     if (stopped || switching) return;
@@ -112,10 +116,10 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
     try {
       const inputs = await listInputs();
       const current = mic?.device.deviceId ?? '';
-      const wanted = chooseMicrophone(deps.settings.microphone, inputs);
+      const wanted = chooseMicrophone(microphone, inputs);
+      const wantedId = wanted.kind === 'chosen' ? wanted.device.deviceId : '';
       const gone = current !== '' && !isStillConnected(current, inputs);
-      const back = wanted.kind === 'chosen' && wanted.device.deviceId !== current;
-      if (!gone && !back && mic?.track.readyState === 'live') return;
+      if (!gone && wantedId === mic?.requestedDeviceId && mic.track.readyState === 'live') return;
       await close();
       await open();
     } catch (error) {
@@ -147,6 +151,10 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   return {
     get chunksSent() {
       return seq;
+    },
+    async useMicrophone(choice) {
+      microphone = choice;
+      await switchMicrophone();
     },
     async stop() {
       if (stopped) return;

@@ -42,6 +42,8 @@ export interface CaptureDeps {
 
 export interface CaptureSession {
   stop(): Promise<void>;
+  /** Switches to another microphone mid-recording; the chunk sequence carries on. */
+  useMicrophone(microphone: Settings['microphone']): Promise<void>;
   /** Chunks sent to main so far; the next chunk's sequence number. */
   readonly chunksSent: number;
 }

@@ -47,6 +47,8 @@ describe('chooseMicrophone', () => {
   it('does not count the default alias as the remembered device', () => {
     expect(chooseMicrophone(laptop, [chromeDefault])).toMatchObject({ kind: 'fallback' });
     expect(realInputs([chromeDefault, laptop, { deviceId: 'communications', label: 'c' }])).toEqual([laptop]);
+    // Before permission Chromium lists one input with neither id nor label.
+    expect(realInputs([{ deviceId: '', label: '' }])).toEqual([]);
   });
 
   it('tells whether the device being recorded from is still connected', () => {

@@ -21,9 +21,12 @@ export type MicrophoneChoice =
 /** Chrome lists the default input twice, once as the pseudo-device "default". */
 const PSEUDO_DEVICES = new Set(['default', 'communications']);
 
-/** Real input devices, without the default/communications aliases. */
+/**
+ * Real input devices, without the default/communications aliases, and without the id-less
+ * placeholder a browser lists before microphone permission is granted.
+ */
 export function realInputs(devices: readonly InputDevice[]): InputDevice[] {
-  return devices.filter((d) => !PSEUDO_DEVICES.has(d.deviceId));
+  return devices.filter((d) => d.deviceId !== '' && !PSEUDO_DEVICES.has(d.deviceId));
 }
 
 /**

@@ -1,16 +1,24 @@
 import type { Settings } from '../../shared/settings';
-import type { StartCapture } from '../store/recording-slice';
+import type { MicrophoneAccess } from '../store/recording-slice';
 import { startCapture } from './capture-session';
+import { listInputs } from './microphone';
 import { loadSpeechDetector } from './vad/load-silero';
 
 /**
- * The app's microphone: capture-session with the Silero speech detector loaded from the app's own
- * files, tuned by the voice-detection settings.
+ * The app's microphones: capture-session with the Silero speech detector loaded from the app's own
+ * files and tuned by the voice-detection settings, and the browser's device list.
  */
-export function createAppCapture(settings: () => Settings | null): StartCapture {
-  return (deps) =>
-    startCapture({
-      ...deps,
-      loadClassifier: () => loadSpeechDetector(settings()?.voiceDetection),
-    });
+export function createAppMicrophones(settings: () => Settings | null): MicrophoneAccess {
+  return {
+    start: (deps) =>
+      startCapture({
+        ...deps,
+        loadClassifier: () => loadSpeechDetector(settings()?.voiceDetection),
+      }),
+    listInputs,
+    onDeviceChange(listener) {
+      navigator.mediaDevices?.addEventListener('devicechange', listener);
+      return () => navigator.mediaDevices?.removeEventListener('devicechange', listener);
+    },
+  };
 }

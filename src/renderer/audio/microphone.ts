@@ -6,6 +6,8 @@ export interface OpenedMicrophone {
   track: MediaStreamTrack;
   /** The device actually opened (the default's real id when none was chosen). */
   device: InputDevice;
+  /** The device id that was asked for ('' = the system default, also when falling back). */
+  requestedDeviceId: string;
   /** Set when the remembered microphone was missing and the default was opened instead. */
   notice?: string;
 }
@@ -42,13 +44,49 @@ export async function openMicrophone(
       'This window cannot use a microphone. Restart the app; if it persists, tell your IT team.',
     );
   }
-  const choice = chooseMicrophone(settings.microphone, await listInputs().catch(() => []));
+  const remembered = settings.microphone;
+  let inputs = await listInputs().catch(() => []);
+  if (inputs.length === 0 && remembered.deviceId !== '') {
+    // Before microphone permission the browser lists no device ids, so nothing can be matched yet:
+    // ask for the remembered id as a preference (which also grants permission), then look again.
+    const first = await getTrack(settings, { ideal: remembered.deviceId });
+    inputs = await listInputs().catch(() => []);
+    const choice = chooseMicrophone(remembered, inputs);
+    if (choice.kind !== 'chosen' || choice.device.deviceId === first.device.deviceId) {
+      return {
+        ...first,
+        requestedDeviceId: choice.kind === 'chosen' ? choice.device.deviceId : '',
+        ...noticeFor(choice),
+      };
+    }
+    first.track.stop();
+  }
+  const choice = chooseMicrophone(remembered, inputs);
+  const opened = await getTrack(
+    settings,
+    choice.kind === 'chosen' ? { exact: choice.device.deviceId } : undefined,
+  );
+  return {
+    ...opened,
+    requestedDeviceId: choice.kind === 'chosen' ? choice.device.deviceId : '',
+    ...noticeFor(choice),
+  };
+}
+
+function noticeFor(choice: ReturnType<typeof chooseMicrophone>): { notice?: string } {
+  return choice.kind === 'fallback' ? { notice: fallbackNotice(choice.missing) } : {};
+}
+
+async function getTrack(
+  settings: Pick<Settings, 'audioProcessing'>,
+  deviceId: ConstrainDOMString | undefined,
+): Promise<Omit<OpenedMicrophone, 'requestedDeviceId'>> {
   const constraints: MediaTrackConstraints = {
     channelCount: { ideal: 1 },
     echoCancellation: settings.audioProcessing.echoCancellation,
     noiseSuppression: settings.audioProcessing.noiseSuppression,
     autoGainControl: settings.audioProcessing.autoGainControl,
-    ...(choice.kind === 'chosen' ? { deviceId: { exact: choice.device.deviceId } } : {}),
+    ...(deviceId ? { deviceId } : {}),
   };
   let stream: MediaStream;
   try {
@@ -59,13 +97,7 @@ export async function openMicrophone(
   const track = stream.getAudioTracks()[0];
   if (!track)
     throw new MicrophoneError('missing', 'No microphone was found. Connect a microphone and try again.');
-  const opened: OpenedMicrophone = {
-    stream,
-    track,
-    device: { deviceId: track.getSettings().deviceId ?? '', label: track.label },
-  };
-  if (choice.kind === 'fallback') opened.notice = fallbackNotice(choice.missing);
-  return opened;
+  return { stream, track, device: { deviceId: track.getSettings().deviceId ?? '', label: track.label } };
 }
 
 /** getUserMedia's DOMExceptions, as sentences that say what to do. */

@@ -2,24 +2,28 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ScribeApi } from '../../shared/contract';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createInfoSlice, type InfoSlice } from './info-slice';
-import { createRecordingSlice, type RecordingSlice, type StartCapture } from './recording-slice';
+import { createRecordingSlice, type MicrophoneAccess, type RecordingSlice } from './recording-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 
 export type AppState = InfoSlice & SettingsSlice & ConnectionSlice & RecordingSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** Created outside React (and tested without it); components read it through narrow selectors. */
-export function createAppStore(api: ScribeApi, startCapture: StartCapture = refuseCapture): AppStore {
+export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = noMicrophones): AppStore {
   return createStore<AppState>()((...args) => ({
     ...createInfoSlice(api)(...args),
     ...createSettingsSlice(api)(...args),
     ...createConnectionSlice(...args),
-    ...createRecordingSlice(api, startCapture)(...args),
+    ...createRecordingSlice(api, microphones)(...args),
   }));
 }
 
 /** For stores made without a microphone (tests of other slices). */
-const refuseCapture: StartCapture = () => Promise.reject(new Error('This store has no microphone.'));
+const noMicrophones: MicrophoneAccess = {
+  start: () => Promise.reject(new Error('This store has no microphone.')),
+  listInputs: async () => [],
+  onDeviceChange: () => () => undefined,
+};
 
 /** Subscribes the store to the contract's events; returns a function that undoes it. */
 export function bindAppEvents(store: AppStore, api: ScribeApi, now: () => number = Date.now): () => void {

@@ -2,12 +2,22 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { RecorderView, ScribeApi } from '../../shared/contract';
 import type { Settings } from '../../shared/settings';
 import type { CaptureDeps, CaptureLevel, CaptureSession, CaptureStatus } from '../audio/capture-types';
+import type { InputDevice } from '../audio/device-choice';
 import type { AppState } from './app-store';
 
 /** How the store starts the microphone: the real capture in the app, a fake in store tests. */
 export type StartCapture = (
   deps: Pick<CaptureDeps, 'sendChunk' | 'settings' | 'onStatus' | 'onLevel'>,
 ) => Promise<CaptureSession>;
+
+/** The microphones, as the store sees them (the browser's media devices in the app). */
+export interface MicrophoneAccess {
+  start: StartCapture;
+  /** Audio inputs, without the default alias (labels are blank before permission is granted). */
+  listInputs(): Promise<InputDevice[]>;
+  /** Calls back when a device is plugged in or out; returns the unsubscribe. */
+  onDeviceChange(listener: () => void): () => void;
+}
 
 export interface RecordingSlice {
   /** Main's recorder, as the last recorder.changed said. */
@@ -17,6 +27,13 @@ export interface RecordingSlice {
   level: CaptureLevel | null;
   /** A sentence when starting or ending failed. */
   recordingError: string | null;
+  /** Microphones to choose from. */
+  inputs: InputDevice[];
+  refreshInputs(): Promise<void>;
+  /** Keeps `inputs` current across hot-plugs until the returned function is called. */
+  watchInputs(): () => void;
+  /** Remembers the clinician's microphone ('' = system default) and switches to it if recording. */
+  chooseMicrophone(device: InputDevice): Promise<void>;
   startRecording(): Promise<void>;
   endRecording(): Promise<void>;
   receiveRecorderView(view: RecorderView): void;
@@ -29,7 +46,7 @@ export function encounterIdFor(now: Date): string {
 }
 
 export const createRecordingSlice =
-  (api: ScribeApi, startCapture: StartCapture): StateCreator<AppState, [], [], RecordingSlice> =>
+  (api: ScribeApi, microphones: MicrophoneAccess): StateCreator<AppState, [], [], RecordingSlice> =>
   (set, get) => {
     let session: CaptureSession | undefined;
 
@@ -38,7 +55,23 @@ export const createRecordingSlice =
       capture: null,
       level: null,
       recordingError: null,
+      inputs: [],
       receiveRecorderView: (view) => set({ recorder: view }),
+
+      async refreshInputs() {
+        set({ inputs: await microphones.listInputs().catch(() => []) });
+      },
+
+      watchInputs() {
+        void get().refreshInputs();
+        return microphones.onDeviceChange(() => void get().refreshInputs());
+      },
+
+      async chooseMicrophone(device) {
+        const microphone = { deviceId: device.deviceId, label: device.label };
+        if (!(await get().saveSettings({ microphone }))) return;
+        await session?.useMicrophone(microphone);
+      },
 
       async startRecording() {
         if (session) return;
@@ -51,10 +84,14 @@ export const createRecordingSlice =
               encounterId: encounterIdFor(new Date()),
             }),
           });
-          session = await startCapture({
+          session = await microphones.start({
             sendChunk: (message) => api.sendChunk(message),
             settings,
-            onStatus: (capture) => set({ capture }),
+            onStatus: (capture) => {
+              set({ capture });
+              // Labels appear once the microphone is open (permission granted).
+              if (capture.state === 'recording') void get().refreshInputs();
+            },
             onLevel: (level) => set({ level }),
           });
         } catch (error) {

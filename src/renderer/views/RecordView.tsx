@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { RecorderView } from '../../shared/contract';
 import { useAppStore } from '../store/use-app-store';
 import { LevelMeter } from './LevelMeter';
+import { MicrophonePicker } from './MicrophonePicker';
 
 const STATE_WORDS: Record<RecorderView['state'], string> = {
   idle: 'Ready to record',
@@ -47,6 +48,7 @@ export function RecordView() {
         {STATE_WORDS[state]}
         {recorder?.reason ? ` — ${recorder.reason}` : ''}
       </p>
+      <MicrophonePicker />
       {recording && capture && (
         <>
           <LevelMeter />
