@@ -20,9 +20,13 @@ export interface CaptureGraphOptions {
  * Microphone → MediaStreamSource → the capture worklet. The worklet has no outputs, so nothing
  * reaches the speakers; Chromium pulls output-less worklets by itself. One graph per microphone:
  * a device switch closes this one and builds another.
+ *
+ * The context and the worklet are made ready first and the microphone is opened last, by
+ * `openStream`: a microphone delivers from the moment it opens, and whatever it delivers before
+ * the worklet is connected is lost (up to a second measured while the VAD model was compiling).
  */
 export async function startCaptureGraph(
-  stream: MediaStream,
+  openStream: () => Promise<MediaStream>,
   options: CaptureGraphOptions,
 ): Promise<CaptureGraph> {
   const context = new AudioContext({
@@ -31,7 +35,6 @@ export async function startCaptureGraph(
   });
   try {
     await context.audioWorklet.addModule(captureProcessorUrl);
-    const source = context.createMediaStreamSource(stream);
     const node = new AudioWorkletNode(context, CAPTURE_PROCESSOR_NAME, {
       numberOfInputs: 1,
       numberOfOutputs: 0,
@@ -43,9 +46,10 @@ export async function startCaptureGraph(
     node.port.onmessage = (event: MessageEvent<FromCaptureWorklet>) => {
       options.onChunk(event.data.message, event.data.index, event.data.endTime);
     };
-    source.connect(node);
     // A context created without a user gesture may start suspended.
     if (context.state === 'suspended') await context.resume();
+    const source = context.createMediaStreamSource(await openStream());
+    source.connect(node);
     const send = (message: ToCaptureWorklet, transfer: Transferable[] = []) =>
       node.port.postMessage(message, transfer);
     return {

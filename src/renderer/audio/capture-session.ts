@@ -43,57 +43,72 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   let stopped = false;
   let mic: OpenedMicrophone | undefined;
   let graph: CaptureGraph | undefined;
-  let graphStartedAt = 0;
   let lastChunkAt = now();
   let pipeline: Promise<void> = Promise.resolve();
 
-  async function handle(message: ArrayBuffer, endTime: number, owner: CaptureGraph): Promise<void> {
+  async function handle(
+    message: ArrayBuffer,
+    capturedAt: number,
+    release: (message: ArrayBuffer) => void,
+  ): Promise<void> {
     const samples = new Int16Array(message, CHUNK_HEADER_BYTES);
     const level = measureLevel(samples);
     const detector = await classifier;
     // Without voice detection every chunk counts as speech: the recording never auto-pauses, but
     // no word is lost.
-    const verdict = detector
-      ? await detector.classify(toFloat(samples))
-      : { speech: true, probability: undefined };
+    let verdict: { speech: boolean; probability?: number } = { speech: true };
+    if (detector) {
+      // A failed classification must not cost the chunk: it goes out flagged as speech.
+      verdict = await detector.classify(toFloat(samples)).catch(() => ({ speech: true }));
+    }
     writeChunkHeader(message, {
       seq: seq++,
-      capturedAt: graphStartedAt + endTime * 1_000 - CHUNK_MS,
+      capturedAt,
       speech: verdict.speech,
       ...(verdict.probability !== undefined ? { speechProbability: verdict.probability } : {}),
     });
     deps.sendChunk(message);
-    owner.release(message);
+    release(message);
     deps.onLevel({ ...level, speech: verdict.speech });
     const silent = noSignal.update(level, CHUNK_MS);
     if (silent !== status.noSignal) report({ noSignal: silent });
   }
 
   async function open(): Promise<void> {
-    const opened = await openMicrophone({ microphone, audioProcessing: deps.settings.audioProcessing });
+    let opened: OpenedMicrophone | undefined;
+    const openStream = async () => {
+      opened = await openMicrophone({ microphone, audioProcessing: deps.settings.audioProcessing });
+      return opened.stream;
+    };
     const started = now();
-    const built = await startCaptureGraph(opened.stream, {
+    // Chunks can arrive before startCaptureGraph returns; until then buffers are not recycled.
+    const slot: { graph?: CaptureGraph } = {};
+    const release = (message: ArrayBuffer) => slot.graph?.release(message);
+    const built = await startCaptureGraph(openStream, {
       ...(deps.contextSampleRate ? { contextSampleRate: deps.contextSampleRate } : {}),
       onChunk: (message, _index, endTime) => {
         lastChunkAt = now();
         if (status.state === 'stalled') report({ state: 'recording' });
-        pipeline = pipeline.then(() => handle(message, endTime, built)).catch(() => undefined);
+        pipeline = pipeline
+          .then(() => handle(message, started + endTime * 1_000 - CHUNK_MS, release))
+          .catch((error: unknown) => console.error('capture: a chunk could not be sent', error));
       },
     }).catch((error: unknown) => {
-      opened.track.stop();
+      opened?.track.stop();
       throw error;
     });
-    mic = opened;
+    slot.graph = built;
+    const microphoneOpened = opened!;
+    mic = microphoneOpened;
     graph = built;
-    graphStartedAt = started;
     lastChunkAt = now();
-    opened.track.addEventListener('ended', () => void switchMicrophone());
+    microphoneOpened.track.addEventListener('ended', () => void switchMicrophone());
     noSignal.reset();
     report({
       state: 'recording',
-      device: opened.device,
+      device: microphoneOpened.device,
       noSignal: false,
-      ...(opened.notice ? { notice: opened.notice } : { notice: undefined }),
+      ...(microphoneOpened.notice ? { notice: microphoneOpened.notice } : { notice: undefined }),
     });
   }
 
