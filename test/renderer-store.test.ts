@@ -2,37 +2,12 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ContractError, type ScribeApi } from '../src/shared/contract';
 import { createAppCore, type AppCore } from '../src/main/core/app-core';
 import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
 import { createJsonFileStorage } from '../src/main/core/json-file-storage';
 import { silentLogger, type Clock } from '../src/main/core/ports';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
-
-/**
- * The renderer's store, without React, talking to the real main-process core through the same
- * router both transports use (this in-process hop stands in for IPC or the socket).
- */
-function inProcessApi(core: AppCore): ScribeApi & { calls: string[] } {
-  const calls: string[] = [];
-  return {
-    calls,
-    async call(verb, ...[payload]) {
-      calls.push(verb);
-      const result = await core.router.dispatch(verb, payload);
-      if (!result.ok) throw new ContractError(result.error);
-      return result.value as never;
-    },
-    on(event, listener) {
-      return core.events.subscribe((name, payload) => {
-        if ((name as string) === event) listener(payload as never);
-      });
-    },
-    sendChunk(message) {
-      core.acceptChunk(message);
-    },
-  };
-}
+import { inProcessApi } from './support/in-process-api';
 
 /** A clock whose beats the test fires by hand. */
 function manualClock(): Clock & { tick(): void } {

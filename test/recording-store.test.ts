@@ -1,0 +1,123 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { syntheticSpeech } from '../sandbox/test-support/service-client';
+import { encodeAudioChunk } from '../src/shared/contract';
+import { createAppCore, type AppCore } from '../src/main/core/app-core';
+import { createJsonFileStorage } from '../src/main/core/json-file-storage';
+import { silentLogger, systemClock } from '../src/main/core/ports';
+import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
+import type { CaptureDeps } from '../src/renderer/audio/capture-types';
+import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
+import type { MicrophoneAccess } from '../src/renderer/store/recording-slice';
+import { inProcessApi } from './support/in-process-api';
+
+/**
+ * The recording part of the renderer's store against the real core and its built-in demo service:
+ * the microphone is a stand-in that sends chunks through the store's chunk channel, because the
+ * real one needs a browser (e2e/capture.spec.ts covers it).
+ */
+let core: AppCore;
+
+beforeEach(async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'scribe-recording-'));
+  core = await createAppCore({
+    settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
+    secrets: createMemorySecretBox(),
+    appInfo: {
+      name: 'Ambient Scribe',
+      version: '1.0.0',
+      mode: 'browser',
+      platform: 'linux',
+      runtime: { node: '20' },
+      dataDirectory: dir,
+    },
+    log: silentLogger,
+    clock: systemClock,
+  });
+});
+
+afterEach(async () => core.stop());
+
+/** A microphone that sends `chunks` 100 ms chunks of speech as soon as it starts. */
+function scriptedMicrophone(chunks: number, log: string[], calls: string[] = []): MicrophoneAccess {
+  return {
+    async start(deps: Pick<CaptureDeps, 'sendChunk' | 'onStatus' | 'onLevel'>) {
+      log.push('microphone on');
+      deps.onStatus({
+        state: 'recording',
+        voiceDetection: 'ready',
+        noSignal: false,
+        device: { deviceId: 'm1', label: 'Desk mic' },
+      });
+      const pcm = syntheticSpeech([{ speechMs: chunks * 100, silenceMs: 0 }]);
+      for (let seq = 0; seq < chunks; seq++) {
+        deps.sendChunk(
+          encodeAudioChunk({
+            seq,
+            capturedAt: seq * 100,
+            speech: true,
+            pcm: pcm.subarray(seq * 3_200, (seq + 1) * 3_200),
+          }),
+        );
+      }
+      return {
+        chunksSent: chunks,
+        async stop() {
+          // A real microphone takes a moment to flush its last chunks.
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          log.push(`microphone off (main told to end: ${calls.includes('recorder.end')})`);
+        },
+        async useMicrophone() {},
+      };
+    },
+    listInputs: async () => [{ deviceId: 'm1', label: 'Desk mic' }],
+    onDeviceChange: () => () => undefined,
+  };
+}
+
+describe('recording from the store', () => {
+  it('starts a visit in main, sends the microphone’s chunks, and ends it after the microphone is off', async () => {
+    const log: string[] = [];
+    const api = inProcessApi(core);
+    const store = createAppStore(api, scriptedMicrophone(20, log, api.calls));
+    bindAppEvents(store, api);
+    await store.getState().loadSettings();
+
+    await store.getState().startRecording();
+    expect(store.getState().recordingError).toBeNull();
+    expect(store.getState().capture?.device?.label).toBe('Desk mic');
+    // Main counts the audio it was given: 20 chunks = 2 s.
+    await expect.poll(() => store.getState().recorder?.elapsedMs, { timeout: 10_000 }).toBe(2_000);
+
+    await store.getState().endRecording();
+    // The microphone is off before main is told the visit ended, so no chunk arrives after End.
+    expect(log).toEqual(['microphone on', 'microphone off (main told to end: false)']);
+    expect(api.calls.at(-1)).toBe('recorder.end');
+    expect(['ending', 'ended']).toContain(store.getState().recorder?.state);
+  });
+
+  it('says what is wrong with the microphone and discards the visit it could not record', async () => {
+    const api = inProcessApi(core);
+    const store = createAppStore(api, {
+      ...scriptedMicrophone(0, []),
+      start: () =>
+        Promise.reject(new Error('The app is not allowed to use the microphone. Allow microphone access …')),
+    });
+    await store.getState().loadSettings();
+    await store.getState().startRecording();
+    expect(store.getState().recordingError).toMatch(/^The app is not allowed to use the microphone/);
+    expect(api.calls).toEqual(['settings.get', 'encounter.start', 'recorder.cancel']);
+    expect((await api.call('recorder.state')).state).toBe('cancelled');
+  });
+
+  it('remembers the chosen microphone in main’s settings', async () => {
+    const store = createAppStore(inProcessApi(core), scriptedMicrophone(0, []));
+    await store.getState().loadSettings();
+    await store.getState().refreshInputs();
+    expect(store.getState().inputs).toEqual([{ deviceId: 'm1', label: 'Desk mic' }]);
+    await store.getState().chooseMicrophone({ deviceId: 'm1', label: 'Desk mic' });
+    expect(core.settings.get().microphone).toEqual({ deviceId: 'm1', label: 'Desk mic' });
+  });
+});
