@@ -37,6 +37,9 @@ test('a setting changed in the UI survives a restart of the app', async ({ scrib
   await page.getByLabel('Service URL').fill('https://scribe.example.org');
   await page.getByLabel('Partner ID').fill('clinic7');
   await page.getByLabel('Sign-in model').selectOption('single_auth_token');
+  // The microphone's processing is off by default (the service wants the room as it is).
+  await expect(page.getByLabel('Echo cancellation')).not.toBeChecked();
+  await page.getByLabel('Noise suppression').check();
   await page.getByRole('button', { name: 'Save' }).click();
   // First run done: the app goes to the visit screen. Not the demo any more: the banner goes.
   await expect(page.getByRole('heading', { name: 'Visit' })).toBeVisible();
@@ -51,6 +54,8 @@ test('a setting changed in the UI survives a restart of the app', async ({ scrib
   await expect(page.getByLabel('Service URL')).toHaveValue('https://scribe.example.org');
   await expect(page.getByLabel('Partner ID')).toHaveValue('clinic7');
   await expect(page.getByLabel('Sign-in model')).toHaveValue('single_auth_token');
+  await expect(page.getByLabel('Noise suppression')).toBeChecked();
+  await expect(page.getByLabel('Echo cancellation')).not.toBeChecked();
 });
 
 test('a page without the launch key is refused', async ({ scribe, browser }) => {

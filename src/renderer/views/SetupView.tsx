@@ -15,7 +15,14 @@ interface Draft {
   partnerId: string;
   authModel: AuthModel;
   providerId: string;
+  audioProcessing: Settings['audioProcessing'];
 }
+
+const PROCESSING_WORDS: Record<keyof Settings['audioProcessing'], string> = {
+  echoCancellation: 'Echo cancellation',
+  noiseSuppression: 'Noise suppression',
+  autoGainControl: 'Automatic gain',
+};
 
 function draftFrom(settings: Settings): Draft {
   return {
@@ -24,6 +31,7 @@ function draftFrom(settings: Settings): Draft {
     partnerId: settings.partnerId,
     authModel: settings.authModel,
     providerId: settings.providerId,
+    audioProcessing: settings.audioProcessing,
   };
 }
 
@@ -60,6 +68,7 @@ function SetupForm({ settings }: { settings: Settings }) {
       partnerId: draft.partnerId,
       authModel: draft.authModel,
       providerId: draft.providerId,
+      audioProcessing: draft.audioProcessing,
       firstRunComplete: true,
     });
   };
@@ -142,6 +151,26 @@ function SetupForm({ settings }: { settings: Settings }) {
           />
         )}
       </Field>
+
+      <fieldset>
+        <legend>Microphone processing</legend>
+        <p className="hint">
+          Off unless your room needs it: the service wants the room as it is, and these can remove quiet
+          speech.
+        </p>
+        {(Object.keys(PROCESSING_WORDS) as (keyof Settings['audioProcessing'])[]).map((key) => (
+          <label className="choice" key={key}>
+            <input
+              type="checkbox"
+              checked={draft.audioProcessing[key]}
+              onChange={(e) =>
+                update({ audioProcessing: { ...draft.audioProcessing, [key]: e.target.checked } })
+              }
+            />
+            {PROCESSING_WORDS[key]}
+          </label>
+        ))}
+      </fieldset>
 
       <div className="actions">
         <button type="submit" disabled={saveState === 'saving'}>
