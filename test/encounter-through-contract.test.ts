@@ -1,16 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { syntheticSpeech } from '../sandbox/test-support/service-client';
 import { encodeAudioChunk, type EventName, type VerbName } from '../src/shared/contract';
-import { createAppCore, type AppCore } from '../src/main/core/app-core';
+import type { AppCore } from '../src/main/core/app-core';
+import { createTestCore } from './support/test-core';
 import { headlessBrowser } from '../src/main/core/auth/testing/headless-browser';
-import { createJsonFileStorage } from '../src/main/core/json-file-storage';
-import { silentLogger, systemClock } from '../src/main/core/ports';
-import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
 
 /**
  * The main-process core driven through the contract alone (the same router both transports use),
@@ -32,20 +27,7 @@ async function newCore(
   openExternal?: (url: string) => Promise<void>,
   resultsPolling?: { firstDelayMs: number; maxDelayMs: number },
 ): Promise<AppCore> {
-  const dir = await mkdtemp(join(tmpdir(), 'scribe-core-'));
-  const created = await createAppCore({
-    settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
-    secrets: createMemorySecretBox(),
-    appInfo: {
-      name: 'Ambient Scribe',
-      version: '0',
-      mode: 'browser',
-      platform: 'linux',
-      runtime: { node: '20' },
-      dataDirectory: dir,
-    },
-    log: silentLogger,
-    clock: systemClock,
+  const created = await createTestCore({
     ...(openExternal ? { openExternal } : {}),
     ...(resultsPolling ? { resultsPolling } : {}),
     // Shrunk like the sandbox's time scale: pause after 1 s of silence, keep 600 ms of pre-roll.

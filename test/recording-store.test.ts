@@ -1,17 +1,12 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { syntheticSpeech } from '../sandbox/test-support/service-client';
 import { encodeAudioChunk } from '../src/shared/contract';
-import { createAppCore, type AppCore } from '../src/main/core/app-core';
-import { createJsonFileStorage } from '../src/main/core/json-file-storage';
-import { silentLogger, systemClock } from '../src/main/core/ports';
-import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
+import type { AppCore } from '../src/main/core/app-core';
 import type { CaptureDeps } from '../src/renderer/audio/capture-types';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
 import type { MicrophoneAccess } from '../src/renderer/store/recording-slice';
 import { inProcessApi } from './support/in-process-api';
+import { createTestCore } from './support/test-core';
 
 /**
  * The recording part of the renderer's store against the real core and its built-in demo service:
@@ -21,21 +16,7 @@ import { inProcessApi } from './support/in-process-api';
 let core: AppCore;
 
 beforeEach(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'scribe-recording-'));
-  core = await createAppCore({
-    settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
-    secrets: createMemorySecretBox(),
-    appInfo: {
-      name: 'Ambient Scribe',
-      version: '1.0.0',
-      mode: 'browser',
-      platform: 'linux',
-      runtime: { node: '20' },
-      dataDirectory: dir,
-    },
-    log: silentLogger,
-    clock: systemClock,
-  });
+  core = await createTestCore();
 });
 
 afterEach(async () => core.stop());

@@ -1,13 +1,9 @@
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createAppCore, type AppCore } from '../src/main/core/app-core';
-import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
-import { createJsonFileStorage } from '../src/main/core/json-file-storage';
-import { silentLogger, type Clock } from '../src/main/core/ports';
+import type { AppCore } from '../src/main/core/app-core';
+import type { Clock } from '../src/main/core/ports';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
 import { inProcessApi } from './support/in-process-api';
+import { createTestCore } from './support/test-core';
 
 /** A clock whose beats the test fires by hand. */
 function manualClock(): Clock & { tick(): void } {
@@ -27,22 +23,8 @@ let core: AppCore;
 let clock: ReturnType<typeof manualClock>;
 
 beforeEach(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'scribe-store-'));
   clock = manualClock();
-  core = await createAppCore({
-    settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
-    secrets: createMemorySecretBox(),
-    appInfo: {
-      name: 'Ambient Scribe',
-      version: '1.0.0',
-      mode: 'browser',
-      platform: 'linux',
-      runtime: { node: '20' },
-      dataDirectory: dir,
-    },
-    log: silentLogger,
-    clock,
-  });
+  core = await createTestCore({ clock });
 });
 
 describe('the app store', () => {

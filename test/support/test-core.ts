@@ -1,0 +1,30 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createAppCore, type AppCore, type AppCoreDeps } from '../../src/main/core/app-core';
+import { createJsonFileStorage } from '../../src/main/core/json-file-storage';
+import { silentLogger, systemClock } from '../../src/main/core/ports';
+import { createMemorySecretBox } from '../../src/main/core/secrets/secret-box';
+
+/**
+ * A main-process core for tests: settings in a fresh temporary directory, secrets in memory, no
+ * log output, the wall clock unless `overrides` says otherwise (browser mode, as far as it knows).
+ */
+export async function createTestCore(overrides: Partial<AppCoreDeps> = {}): Promise<AppCore> {
+  const dir = await mkdtemp(join(tmpdir(), 'scribe-test-core-'));
+  return createAppCore({
+    settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
+    secrets: createMemorySecretBox(),
+    appInfo: {
+      name: 'Ambient Scribe',
+      version: '1.0.0',
+      mode: 'browser',
+      platform: 'linux',
+      runtime: { node: '20' },
+      dataDirectory: dir,
+    },
+    log: silentLogger,
+    clock: systemClock,
+    ...overrides,
+  });
+}
