@@ -53,6 +53,7 @@ function scriptedMicrophone(chunks: number, log: string[], calls: string[] = [])
         async useMicrophone() {},
       };
     },
+    prepare: async () => undefined,
     listInputs: async () => [{ deviceId: 'm1', label: 'Desk mic' }],
     onDeviceChange: () => () => undefined,
   };

@@ -119,20 +119,22 @@ export const DEFAULT_SETTINGS: Settings = {
   audioProcessing: { echoCancellation: false, noiseSuppression: false, autoGainControl: false },
   /**
    * For a consultation in a quiet exam room. Silero v5's authors suggest 0.5, with the negative
-   * threshold 0.15 lower; vad-web lowers the start to 0.3 for v5, whose probabilities run lower on
-   * far-field speech. A quiet room is where the low start costs nothing: room noise alone stays under
-   * 0.05 (speech-detector.test.ts), while a soft-spoken patient a metre or two from the laptop may not
-   * reach 0.5. The negative threshold keeps Silero's 0.15 gap, so a trailing syllable that dips to 0.2
-   * does not start the count toward the end of speech.
-   * The redemption only has to bridge pauses inside a sentence. The recorder already waits 4 s of
-   * non-speech before pausing and replays 600 ms of pre-roll on resume, so vad-web's 1,400 ms (meant
-   * for not cutting off a voice assistant's user) would only delay auto-pause and blur the speech
-   * indicator. minSpeechMs does not change the flag (see speech-detector-options.ts); 250 ms keeps a short
-   * "No." or "Yes." from being labelled a misfire.
+   * threshold 0.15 lower; vad-web lowers the start to 0.3 for v5. We start at 0.2: through
+   * Chromium's 16 kHz resampling (the capture path, docs/benchmarks.md) a soft onset after a long
+   * silence ("Your blood pressure…" in e2e/fixtures/conversation.wav) peaks at 0.22–0.26 in its
+   * first 100 ms where the original file gives 0.56, so 0.3 flagged that turn up to 142 ms late.
+   * Room noise alone stays under 0.05 (speech-detector.test.ts), so a low start costs nothing in a
+   * quiet room; in a noisy one it only keeps the stream running, never drops speech.
+   * The end threshold keeps a gap below the start so a voice hovering at the threshold does not
+   * flicker. The redemption only has to bridge pauses inside a sentence: the recorder already waits
+   * 4 s of non-speech before pausing and replays 600 ms of pre-roll on resume, so vad-web's 1,400 ms
+   * (meant for not cutting off a voice assistant's user) would only delay auto-pause and blur the
+   * speech indicator. minSpeechMs does not change the flag (see speech-detector-options.ts); 250 ms
+   * keeps a short "No." or "Yes." from being labelled a misfire.
    */
   voiceDetection: {
-    positiveSpeechThreshold: 0.3,
-    negativeSpeechThreshold: 0.15,
+    positiveSpeechThreshold: 0.2,
+    negativeSpeechThreshold: 0.1,
     redemptionMs: 600,
     minSpeechMs: 250,
   },

@@ -33,8 +33,8 @@ export interface CaptureDeps {
   loadClassifier(): Promise<ChunkClassifier>;
   onStatus(status: CaptureStatus): void;
   onLevel(level: CaptureLevel): void;
-  /** Run the AudioContext at this rate (undefined: the device's own). */
-  contextSampleRate?: number;
+  /** The AudioContext's rate (see capture-graph.ts; default 16 kHz). */
+  contextSampleRate?: number | 'device';
   /** No chunk for this long = the capture stalled (unplugged, OS sleep). */
   stallMs?: number;
   now?: () => number;

@@ -21,6 +21,7 @@ export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = n
 /** For stores made without a microphone (tests of other slices). */
 const noMicrophones: MicrophoneAccess = {
   start: () => Promise.reject(new Error('This store has no microphone.')),
+  prepare: async () => undefined,
   listInputs: async () => [],
   onDeviceChange: () => () => undefined,
 };
