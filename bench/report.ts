@@ -26,7 +26,8 @@ export function machineLine(): string {
 export function writeSection(name: string, markdown: string): void {
   const start = `<!-- bench:${name} -->`;
   const end = `<!-- /bench:${name} -->`;
-  const block = `${start}\n${markdown.trim()}\n${end}`;
+  // Blank lines around the markdown keep the file as Prettier formats it.
+  const block = `${start}\n\n${markdown.trim()}\n\n${end}`;
   const current = existsSync(REPORT) ? readFileSync(REPORT, 'utf8') : '# Benchmarks\n';
   const pattern = new RegExp(`${escape(start)}[\\s\\S]*?${escape(end)}`);
   const next = pattern.test(current) ? current.replace(pattern, block) : `${current.trimEnd()}\n\n${block}\n`;

@@ -6,6 +6,8 @@ export interface HostProcess {
   /** The launch address it printed (carries the key). */
   launchUrl: string;
   origin: string;
+  /** The Node process (benchmarks read its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -35,6 +37,7 @@ export async function startHostProcess(dataDir: string): Promise<HostProcess> {
   return {
     launchUrl,
     origin: new URL(launchUrl).origin,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');

@@ -22,8 +22,11 @@ export function LevelMeter() {
         aria-valuetext={`${Math.round(rms)} dB`}
         data-testid="level-meter"
       >
-        <div className="level-rms" style={{ width: `${fraction(rms) * 100}%` }} />
-        <div className="level-peak" style={{ left: `${fraction(peak) * 100}%` }} />
+        <div className="level-rms" style={{ transform: `scaleX(${fraction(rms)})` }} />
+        <div
+          className="level-peak"
+          style={{ transform: `translateX(calc(${fraction(peak) * 100}cqw - 3px))` }}
+        />
       </div>
       <span className="speech-flag" data-speech={level?.speech ? 'yes' : 'no'} data-testid="speech-flag">
         {level?.speech ? 'Speech' : 'Quiet'}

@@ -33,14 +33,16 @@ const RECORDING_STATES = new Set<RecorderView['state']>([
  */
 export function RecordView() {
   const headingId = useId();
-  const recorder = useAppStore((s) => s.recorder);
+  // Narrow selectors: main reports the recorder ten times a second (elapsed time, backlog), and
+  // this view only needs to redraw when the state or its reason changes.
+  const state = useAppStore((s) => s.recorder?.state ?? 'idle');
+  const reason = useAppStore((s) => s.recorder?.reason);
   const capture = useAppStore((s) => s.capture);
   const error = useAppStore((s) => s.recordingError);
   const start = useAppStore((s) => s.startRecording);
   const end = useAppStore((s) => s.endRecording);
   const prepare = useAppStore((s) => s.prepareRecording);
   useEffect(() => prepare(), [prepare]);
-  const state = recorder?.state ?? 'idle';
   const recording = RECORDING_STATES.has(state);
 
   return (
@@ -48,7 +50,7 @@ export function RecordView() {
       <h2 id={headingId}>Visit</h2>
       <p className="record-state" role="status" data-testid="recorder-state" data-state={state}>
         {STATE_WORDS[state]}
-        {recorder?.reason ? ` — ${recorder.reason}` : ''}
+        {reason ? ` — ${reason}` : ''}
       </p>
       <MicrophonePicker />
       {recording && capture && (
