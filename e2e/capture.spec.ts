@@ -64,6 +64,21 @@ test('the app turns the microphone into 100 ms 16 kHz chunks whose speech flags 
   await page.getByRole('button', { name: 'End visit' }).click();
   await expect(page.getByTestId('recorder-state')).toHaveText(/Finishing|Visit ended/);
 
+  // The demo service writes the note from what it heard: sections to copy, a timestamped transcript.
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 60_000 });
+  const transcriptTimes = await page.getByTestId('transcript').locator('time').allTextContents();
+  expect(transcriptTimes.length).toBeGreaterThan(2);
+  for (const time of transcriptTimes) expect(time).toMatch(/^\d+:\d{2}$/);
+  const firstSection = page.locator('.note-section').first();
+  const title = (await firstSection.getByRole('heading').textContent()) ?? '';
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  await firstSection.getByRole('button', { name: `Copy ${title}` }).click();
+  await expect(firstSection.getByRole('status')).toHaveText('Copied.');
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied.startsWith(`${title}\n`)).toBe(true);
+  expect(copied.length).toBeGreaterThan(title.length + 10);
+  await page.screenshot({ path: `e2e/artifacts/results-${scribe.target}.png`, fullPage: true });
+
   // Exactly what the service takes: 3,200 bytes of audio per chunk, numbered without gaps.
   expect(new Set(chunks.map((c) => c.pcm.byteLength))).toEqual(new Set([3_200]));
   expect(new Set(chunks.map((c) => c.bytes))).toEqual(new Set([3_216]));

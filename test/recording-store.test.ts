@@ -53,7 +53,6 @@ function scriptedMicrophone(chunks: number, log: string[], calls: string[] = [])
         async useMicrophone() {},
       };
     },
-    prepare: async () => undefined,
     listInputs: async () => [{ deviceId: 'm1', label: 'Desk mic' }],
     onDeviceChange: () => () => undefined,
   };
@@ -78,6 +77,11 @@ describe('recording from the store', () => {
     expect(log).toEqual(['microphone on', 'microphone off (main told to end: false)']);
     expect(api.calls.at(-1)).toBe('recorder.end');
     expect(['ending', 'ended']).toContain(store.getState().recorder?.state);
+
+    // Main reports the service's progress; once it is over the store fetches the results, once.
+    await expect.poll(() => store.getState().results?.done, { timeout: 30_000 }).toBe(true);
+    expect(store.getState().results?.status).toBe(store.getState().progress?.status);
+    expect(api.calls.filter((verb) => verb === 'results.get')).toHaveLength(1);
   });
 
   it('says what is wrong with the microphone and discards the visit it could not record', async () => {

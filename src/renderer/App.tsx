@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useAppStore } from './store/use-app-store';
 import { DemoBanner } from './views/DemoBanner';
 import { RecordView } from './views/RecordView';
+import { ResultsView } from './views/ResultsView';
 import { SetupView } from './views/SetupView';
 import { StatusBar } from './views/StatusBar';
 
@@ -20,7 +21,16 @@ export function App() {
         )}
       </header>
       <DemoBanner />
-      <main className="app-main">{setup ? <SetupView /> : <RecordView />}</main>
+      <main className="app-main">
+        {setup ? (
+          <SetupView />
+        ) : (
+          <div className="stack">
+            <RecordView />
+            <ResultsView />
+          </div>
+        )}
+      </main>
       <StatusBar />
     </div>
   );

@@ -15,9 +15,6 @@ export function createAppMicrophones(settings: () => Settings | null): Microphon
         ...deps,
         loadClassifier: () => loadSpeechDetector(settings()?.voiceDetection),
       }),
-    // One throwaway detector compiles the WebAssembly runtime and the model's graph once; later
-    // detectors start in a fraction of the time.
-    prepare: () => loadSpeechDetector(settings()?.voiceDetection).then((detector) => detector.dispose()),
     listInputs,
     onDeviceChange(listener) {
       navigator.mediaDevices?.addEventListener('devicechange', listener);

@@ -3,9 +3,10 @@ import type { ScribeApi } from '../../shared/contract';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createInfoSlice, type InfoSlice } from './info-slice';
 import { createRecordingSlice, type MicrophoneAccess, type RecordingSlice } from './recording-slice';
+import { createResultsSlice, type ResultsSlice } from './results-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 
-export type AppState = InfoSlice & SettingsSlice & ConnectionSlice & RecordingSlice;
+export type AppState = InfoSlice & SettingsSlice & ConnectionSlice & RecordingSlice & ResultsSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** Created outside React (and tested without it); components read it through narrow selectors. */
@@ -15,13 +16,13 @@ export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = n
     ...createSettingsSlice(api)(...args),
     ...createConnectionSlice(...args),
     ...createRecordingSlice(api, microphones)(...args),
+    ...createResultsSlice(api)(...args),
   }));
 }
 
 /** For stores made without a microphone (tests of other slices). */
 const noMicrophones: MicrophoneAccess = {
   start: () => Promise.reject(new Error('This store has no microphone.')),
-  prepare: async () => undefined,
   listInputs: async () => [],
   onDeviceChange: () => () => undefined,
 };
@@ -31,6 +32,7 @@ export function bindAppEvents(store: AppStore, api: ScribeApi, now: () => number
   const unbind = [
     api.on('heartbeat', (beat) => store.getState().receiveHeartbeat(beat, now())),
     api.on('recorder.changed', (view) => store.getState().receiveRecorderView(view)),
+    api.on('results.progress', (progress) => store.getState().receiveProgress(progress)),
   ];
   return () => unbind.forEach((off) => off());
 }

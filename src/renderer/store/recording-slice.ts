@@ -13,8 +13,6 @@ export type StartCapture = (
 /** The microphones, as the store sees them (the browser's media devices in the app). */
 export interface MicrophoneAccess {
   start: StartCapture;
-  /** Loads what recording needs ahead of time (the speech model), so Start is quick. */
-  prepare(): Promise<void>;
   /** Audio inputs, without the default alias (labels are blank before permission is granted). */
   listInputs(): Promise<InputDevice[]>;
   /** Calls back when a device is plugged in or out; returns the unsubscribe. */
@@ -32,8 +30,6 @@ export interface RecordingSlice {
   /** Microphones to choose from. */
   inputs: InputDevice[];
   refreshInputs(): Promise<void>;
-  /** Warms up recording while the clinician is still on the visit screen; failures wait for Start. */
-  prepareRecording(): void;
   /** Keeps `inputs` current across hot-plugs until the returned function is called. */
   watchInputs(): () => void;
   /** Remembers the clinician's microphone ('' = system default) and switches to it if recording. */
@@ -66,10 +62,6 @@ export const createRecordingSlice =
         set({ inputs: await microphones.listInputs().catch(() => []) });
       },
 
-      prepareRecording() {
-        void microphones.prepare().catch(() => undefined);
-      },
-
       watchInputs() {
         void get().refreshInputs();
         return microphones.onDeviceChange(() => void get().refreshInputs());
@@ -85,6 +77,7 @@ export const createRecordingSlice =
         if (session) return;
         const settings = get().settings as Settings;
         set({ recordingError: null, level: null });
+        get().clearResults();
         try {
           set({
             recorder: await api.call('encounter.start', {

@@ -1,4 +1,4 @@
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import type { RecorderView } from '../../shared/contract';
 import { useAppStore } from '../store/use-app-store';
 import { LevelMeter } from './LevelMeter';
@@ -41,8 +41,6 @@ export function RecordView() {
   const error = useAppStore((s) => s.recordingError);
   const start = useAppStore((s) => s.startRecording);
   const end = useAppStore((s) => s.endRecording);
-  const prepare = useAppStore((s) => s.prepareRecording);
-  useEffect(() => prepare(), [prepare]);
   const recording = RECORDING_STATES.has(state);
 
   return (

@@ -1,0 +1,34 @@
+import { STANDARD_SECTIONS, type SummarySection, type TranscriptEntry } from '../../shared/service';
+
+type Offset = TranscriptEntry['start_offset'];
+
+/** A transcript offset as the clinician reads it: m:ss, or h:mm:ss past an hour. */
+export function formatOffset(offset: Offset): string {
+  const total = offset.hours * 3_600 + offset.minutes * 60 + offset.seconds;
+  const h = Math.floor(total / 3_600);
+  const m = Math.floor((total % 3_600) / 60);
+  const s = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+const TITLES = new Map<string, string>(STANDARD_SECTIONS.map((s) => [s.name, s.title]));
+
+/** A section's title as people write it: the standard sections by their names, others as sent. */
+export function sectionTitle(section: SummarySection): string {
+  return TITLES.get(section.title) ?? section.title;
+}
+
+/** A note section as plain text for an EHR field: the title, then the content. */
+export function sectionText(section: SummarySection): string {
+  return `${sectionTitle(section)}\n${section.content.trim()}`;
+}
+
+/** The whole note as plain text, sections separated by a blank line. */
+export function noteText(sections: readonly SummarySection[]): string {
+  return sections.map(sectionText).join('\n\n');
+}
+
+/** Whole seconds of a wait, for "Writing the note… 12 s". */
+export function waitSeconds(elapsedMs: number): number {
+  return Math.max(0, Math.floor(elapsedMs / 1_000));
+}
