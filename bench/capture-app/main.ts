@@ -128,7 +128,7 @@ async function round(): Promise<Round> {
     await page.goto(host.launchUrl);
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('heading', { name: 'Visit' }).waitFor();
-    // The visit screen warms the speech model up; let that finish before the reference window.
+    // Let the page settle before the reference window.
     await page.waitForTimeout(SETTLE_MS);
     const idle = await measure(pid, host.pid, page, () => chunks);
     await page.getByRole('button', { name: 'Start recording' }).click();
@@ -170,7 +170,7 @@ ${machineLine()}. Wall time of the whole script: ${Math.round((Date.now() - star
 
 Browser mode (\`out/main/browser.js\`, the built renderer in Chromium) with the fake microphone
 playing \`e2e/fixtures/conversation.wav\` in a loop. Each round opens the app, saves the first-run
-screen, waits ${SETTLE_MS / 1_000} s on the visit screen (which warms the speech model), then measures
+screen, waits ${SETTLE_MS / 1_000} s on the visit screen, then measures
 ${WINDOW_S} s **idle on the visit screen** (the reference, same run) and ${WINDOW_S} s **recording** (after
 ${SETTLE_MS / 1_000} s to settle). CPU is utime + stime from \`/proc\`, as % of one core; "Web Audio threads"
 are the renderer's audio threads (Chromium's 16 kHz resampling and the capture worklet); the
