@@ -11,27 +11,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Resampler } from '../src/renderer/audio/dsp';
 import { machineLine, writeSection } from './report';
+import { SPEECH_TURNS } from './speech-turns';
 
 const OUT_RATE = 16_000;
 const BLOCK = 128; // Chromium's render quantum
 const RAW_F32 = ['-t', 'raw', '-e', 'floating-point', '-b', '32', '-c', '1'];
 const dir = mkdtempSync(join(tmpdir(), 'bench-resampler-'));
-
-const TURNS: [string, string][] = [
-  ['en-us+klatt', 'Good morning. What brings you in today? I see you were here in March for the same cough.'],
-  [
-    'en-us+f3',
-    'The cough started about three weeks ago. It is worse at night, and I get short of breath on the stairs.',
-  ],
-  [
-    'en-us+klatt',
-    'Any fever, chills, or chest pain? Are you still taking the lisinopril, ten milligrams daily?',
-  ],
-  [
-    'en-gb+f2',
-    'No fever. Some chest tightness in the evenings. Yes, I take it every morning with breakfast.',
-  ],
-];
 
 function sox(args: string[]): Buffer {
   return execFileSync('sox', args, { maxBuffer: 1 << 30 });
@@ -113,7 +98,7 @@ function time<T>(run: () => T, repeats: number): { result: T; seconds: number } 
 const fmt = (value: number, digits = 1): string => value.toFixed(digits);
 
 // The speech: four turns in three espeak-ng voices (22,050 Hz), joined, then made 44.1/48 kHz by sox.
-const parts = TURNS.map(([voice, text], k) => {
+const parts = SPEECH_TURNS.map(([voice, text], k) => {
   const file = join(dir, `turn${k}.wav`);
   execFileSync('espeak-ng', ['-v', voice, '-w', file, text]);
   return file;

@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startHostProcess } from '../../e2e/support/browser-host-process';
-import { CHROMIUM_FLAGS, chromiumExecutable } from '../../e2e/support/chromium';
+import { CHROMIUM_FLAGS, chromiumExecutable, fakeMicrophoneFlags } from '../../e2e/support/chromium';
 import { TICKS_PER_SECOND, cpuPercent, processTimes, type CpuUse } from '../capture-chromium/chromium';
 import { machineLine, writeSection } from '../report';
 
@@ -109,12 +109,7 @@ async function round(): Promise<Round> {
   const browser = await chromium.launch({
     executablePath,
     // Looped (no %noloop): the visit plays for as long as the window lasts.
-    args: [
-      ...CHROMIUM_FLAGS,
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      `--use-file-for-fake-audio-capture=${WAV}`,
-    ],
+    args: [...CHROMIUM_FLAGS, ...fakeMicrophoneFlags(WAV, { loop: true })],
   });
   try {
     const pid = browserPid(before);

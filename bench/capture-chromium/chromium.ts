@@ -6,7 +6,7 @@
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { CHROMIUM_FLAGS, chromiumExecutable } from '../../e2e/support/chromium';
+import { CHROMIUM_FLAGS, chromiumExecutable, fakeMicrophoneFlags } from '../../e2e/support/chromium';
 
 export interface Launched {
   browser: Browser;
@@ -24,10 +24,8 @@ export async function launchWithMicrophone(wav: string, pageUrl: string): Promis
     executablePath,
     args: [
       ...CHROMIUM_FLAGS,
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      // %noloop: play the file once, then silence (each new capture stream starts it again).
-      `--use-file-for-fake-audio-capture=${wav}%noloop`,
+      // Played once, then silence (each new capture stream starts it again).
+      ...fakeMicrophoneFlags(wav),
     ],
     // Playwright mutes headless audio; the app does not, so neither does the benchmark.
     ignoreDefaultArgs: ['--mute-audio'],

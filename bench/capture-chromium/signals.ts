@@ -5,25 +5,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { SPEECH_TURNS } from '../speech-turns';
 
 export const OUTPUT_RATE = 16_000;
-
-/** The same four turns (three voices) as bench/resampler.ts, so its Node figures compare. */
-const TURNS: [voice: string, text: string][] = [
-  ['en-us+klatt', 'Good morning. What brings you in today? I see you were here in March for the same cough.'],
-  [
-    'en-us+f3',
-    'The cough started about three weeks ago. It is worse at night, and I get short of breath on the stairs.',
-  ],
-  [
-    'en-us+klatt',
-    'Any fever, chills, or chest pain? Are you still taking the lisinopril, ten milligrams daily?',
-  ],
-  [
-    'en-gb+f2',
-    'No fever. Some chest tightness in the evenings. Yes, I take it every morning with breakfast.',
-  ],
-];
 
 /** The tone file: where each part starts and ends, in seconds. */
 export const TONE_LAYOUT = {
@@ -50,7 +34,7 @@ function sox(args: string[]): Buffer {
 
 /** espeak-ng's speech (22,050 Hz), joined into one file. */
 export function speech22k(dir: string): string {
-  const parts = TURNS.map(([voice, text], k) => {
+  const parts = SPEECH_TURNS.map(([voice, text], k) => {
     const file = join(dir, `turn${k}.wav`);
     execFileSync('espeak-ng', ['-v', voice, '-w', file, text]);
     return file;

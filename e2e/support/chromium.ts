@@ -23,14 +23,14 @@ export const CHROMIUM_FLAGS = [
 ];
 
 /**
- * Chromium's fake microphone playing `wav` once (`%noloop`; silence after the end), with the
- * permission prompt auto-accepted. No flags when there is no file.
+ * Chromium's fake microphone playing `wav` once (`%noloop`; silence after the end) or in a loop,
+ * with the permission prompt auto-accepted. No flags when there is no file.
  */
-export function fakeMicrophoneFlags(wav: string | undefined): string[] {
+export function fakeMicrophoneFlags(wav: string | undefined, options: { loop?: boolean } = {}): string[] {
   if (!wav) return [];
   return [
     '--use-fake-ui-for-media-stream',
     '--use-fake-device-for-media-stream',
-    `--use-file-for-fake-audio-capture=${resolve(wav)}%noloop`,
+    `--use-file-for-fake-audio-capture=${resolve(wav)}${options.loop ? '' : '%noloop'}`,
   ];
 }
