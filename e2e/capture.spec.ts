@@ -166,3 +166,34 @@ test('the chosen microphone is used at once and remembered across a restart', as
   await page.getByRole('button', { name: 'Start recording' }).click();
   await expect(page.getByTestId('microphone-name')).toContainText(target);
 });
+
+test('a recording can be paused, resumed and discarded, and says so in the window title', async ({
+  scribe,
+}) => {
+  const { page } = scribe;
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
+  await expect(page).toHaveTitle(/^● Recording — Ambient Scribe/);
+  await expect(page.getByTestId('elapsed')).toHaveText(/^\s*0:0[1-9]$/, { timeout: 10_000 });
+
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(page.getByTestId('recorder-state')).toHaveAttribute('data-state', 'paused');
+  await expect(page).toHaveTitle(/^● Paused/);
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect(page.getByTestId('recorder-state')).not.toHaveAttribute('data-state', 'paused');
+  await expect(page).toHaveTitle(/^● Recording/);
+
+  // Discarding asks first; "Keep recording" changes nothing.
+  await page.getByRole('button', { name: 'Cancel…' }).click();
+  await page.getByRole('button', { name: 'Keep recording' }).click();
+  await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
+  await page.getByRole('button', { name: 'Cancel…' }).click();
+  await expect(page.getByRole('group', { name: 'Discard this visit?' })).toContainText(
+    'Nothing of it will be kept',
+  );
+  await page.getByRole('button', { name: 'Discard' }).click();
+  await expect(page.getByTestId('recorder-state')).toHaveText('Recording cancelled');
+  await expect(page).toHaveTitle('Ambient Scribe');
+  await expect(page.getByRole('button', { name: 'Start recording' })).toBeEnabled();
+});

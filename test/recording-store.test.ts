@@ -84,6 +84,24 @@ describe('recording from the store', () => {
     expect(api.calls.filter((verb) => verb === 'results.get')).toHaveLength(1);
   });
 
+  it('pauses and resumes in main, and discarding turns the microphone off and cancels the visit', async () => {
+    const log: string[] = [];
+    const api = inProcessApi(core);
+    const store = createAppStore(api, scriptedMicrophone(5, log, api.calls));
+    await store.getState().loadSettings();
+    bindAppEvents(store, api);
+    await store.getState().startRecording();
+    await expect.poll(() => store.getState().recorder?.state, { timeout: 10_000 }).toBe('streaming');
+    await store.getState().pauseRecording();
+    expect(store.getState().recorder?.state).toBe('paused');
+    await store.getState().resumeRecording();
+    expect(store.getState().recorder?.state).not.toBe('paused');
+    await store.getState().cancelRecording();
+    expect(log).toEqual(['microphone on', 'microphone off (main told to end: false)']);
+    expect(store.getState().recorder?.state).toBe('cancelled');
+    expect(store.getState().recordingError).toBeNull();
+  });
+
   it('says what is wrong with the microphone and discards the visit it could not record', async () => {
     const api = inProcessApi(core);
     const store = createAppStore(api, {

@@ -35,6 +35,11 @@ export interface RecordingSlice {
   /** Remembers the clinician's microphone ('' = system default) and switches to it if recording. */
   chooseMicrophone(device: InputDevice): Promise<void>;
   startRecording(): Promise<void>;
+  /** The clinician's pause (privacy): main stops sending audio until Resume. */
+  pauseRecording(): Promise<void>;
+  resumeRecording(): Promise<void>;
+  /** Discards the visit: the microphone stops and main cancels the service session. */
+  cancelRecording(): Promise<void>;
   endRecording(): Promise<void>;
   receiveRecorderView(view: RecorderView): void;
 }
@@ -49,6 +54,15 @@ export const createRecordingSlice =
   (api: ScribeApi, microphones: MicrophoneAccess): StateCreator<AppState, [], [], RecordingSlice> =>
   (set, get) => {
     let session: CaptureSession | undefined;
+
+    /** Calls a recorder verb; its answer is the new recorder view, its failure a sentence. */
+    async function verb(call: () => Promise<RecorderView>): Promise<void> {
+      try {
+        set({ recorder: await call(), recordingError: null });
+      } catch (error) {
+        set({ recordingError: (error as Error).message });
+      }
+    }
 
     return {
       recorder: null,
@@ -101,6 +115,21 @@ export const createRecordingSlice =
           await api.call('recorder.cancel').catch(() => undefined);
           set({ recordingError: (error as Error).message });
         }
+      },
+
+      async pauseRecording() {
+        await verb(() => api.call('recorder.pause'));
+      },
+
+      async resumeRecording() {
+        await verb(() => api.call('recorder.resume'));
+      },
+
+      async cancelRecording() {
+        const running = session;
+        session = undefined;
+        await running?.stop();
+        await verb(() => api.call('recorder.cancel'));
       },
 
       async endRecording() {

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { RecorderView } from '../../shared/contract';
 import { useAppStore } from '../store/use-app-store';
 import { LevelMeter } from './LevelMeter';
@@ -41,14 +41,28 @@ export function RecordView() {
   const error = useAppStore((s) => s.recordingError);
   const start = useAppStore((s) => s.startRecording);
   const end = useAppStore((s) => s.endRecording);
+  const pause = useAppStore((s) => s.pauseRecording);
+  const resume = useAppStore((s) => s.resumeRecording);
+  const cancel = useAppStore((s) => s.cancelRecording);
+  // Whole seconds, so the view redraws once a second rather than with every report.
+  const elapsedS = useAppStore((s) => Math.floor((s.recorder?.elapsedMs ?? 0) / 1_000));
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
   const recording = RECORDING_STATES.has(state);
+  useRecordingTitle(recording ? (state === 'paused' ? 'Paused' : 'Recording') : undefined);
 
   return (
     <section className="card record" aria-labelledby={headingId}>
       <h2 id={headingId}>Visit</h2>
       <p className="record-state" role="status" data-testid="recorder-state" data-state={state}>
+        {recording && <span className="rec-dot" aria-hidden="true" data-paused={state === 'paused'} />}
         {STATE_WORDS[state]}
         {reason ? ` — ${reason}` : ''}
+        {recording && (
+          <time className="elapsed" data-testid="elapsed">
+            {' '}
+            {formatElapsed(elapsedS)}
+          </time>
+        )}
       </p>
       <MicrophonePicker />
       {recording && capture && (
@@ -87,9 +101,42 @@ export function RecordView() {
       )}
       <div className="actions">
         {recording ? (
-          <button type="button" onClick={() => void end()}>
-            End visit
-          </button>
+          <>
+            <button type="button" onClick={() => void end()}>
+              End visit
+            </button>
+            {state === 'paused' ? (
+              <button type="button" className="link-button" onClick={() => void resume()}>
+                Resume
+              </button>
+            ) : (
+              <button type="button" className="link-button" onClick={() => void pause()}>
+                Pause
+              </button>
+            )}
+            {confirmingCancel ? (
+              <span className="confirm" role="group" aria-label="Discard this visit?">
+                Discard this visit? Nothing of it will be kept.
+                <button
+                  type="button"
+                  className="danger-button"
+                  onClick={() => {
+                    setConfirmingCancel(false);
+                    void cancel();
+                  }}
+                >
+                  Discard
+                </button>
+                <button type="button" className="link-button" onClick={() => setConfirmingCancel(false)}>
+                  Keep recording
+                </button>
+              </span>
+            ) : (
+              <button type="button" className="link-button" onClick={() => setConfirmingCancel(true)}>
+                Cancel…
+              </button>
+            )}
+          </>
         ) : (
           <button type="button" onClick={() => void start()} disabled={state === 'ending'}>
             Start recording
@@ -98,4 +145,24 @@ export function RecordView() {
       </div>
     </section>
   );
+}
+
+/** mm:ss, or h:mm:ss past an hour. */
+function formatElapsed(totalSeconds: number): string {
+  const h = Math.floor(totalSeconds / 3_600);
+  const m = Math.floor((totalSeconds % 3_600) / 60);
+  const s = String(totalSeconds % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+}
+
+/** While recording, the window title says so too: visible in the taskbar when the app is behind. */
+function useRecordingTitle(word: string | undefined): void {
+  useEffect(() => {
+    if (!word) return;
+    const previous = document.title;
+    document.title = `● ${word} — ${previous}`;
+    return () => {
+      document.title = previous;
+    };
+  }, [word]);
 }
