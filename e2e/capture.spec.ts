@@ -99,6 +99,7 @@ test('the app turns the microphone into 100 ms 16 kHz chunks whose speech flags 
     { fromSample: (firstTurn.startMs / 1_000) * 16_000, length: 32_000 },
     3 * 16_000,
   );
+  console.log(`capture alignment: lag ${lag} samples, waveform r ${correlation.toFixed(3)}`);
   expect(correlation, 'waveform correlation with the source').toBeGreaterThan(0.9);
   const lagMs = (lag / 16_000) * 1_000;
   // Nothing at the start is lost: the worklet is connected as soon as the microphone opens (the

@@ -4,7 +4,11 @@ type Offset = TranscriptEntry['start_offset'];
 
 /** A transcript offset as the clinician reads it: m:ss, or h:mm:ss past an hour. */
 export function formatOffset(offset: Offset): string {
-  const total = offset.hours * 3_600 + offset.minutes * 60 + offset.seconds;
+  return formatClock(offset.hours * 3_600 + offset.minutes * 60 + offset.seconds);
+}
+
+/** Whole seconds as m:ss, or h:mm:ss past an hour (transcript times, a recording's length). */
+export function formatClock(total: number): string {
   const h = Math.floor(total / 3_600);
   const m = Math.floor((total % 3_600) / 60);
   const s = String(total % 60).padStart(2, '0');

@@ -137,11 +137,7 @@ export const createRecordingSlice =
         session = undefined;
         // Every captured chunk is on its way to main before main is told the visit ended.
         await running?.stop();
-        try {
-          set({ recorder: await api.call('recorder.end') });
-        } catch (error) {
-          set({ recordingError: (error as Error).message });
-        }
+        await verb(() => api.call('recorder.end'));
       },
     };
   };

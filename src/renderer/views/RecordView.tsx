@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import type { RecorderView } from '../../shared/contract';
+import { formatClock } from '../results/format';
 import { useAppStore } from '../store/use-app-store';
 import { LevelMeter } from './LevelMeter';
 import { MicrophonePicker } from './MicrophonePicker';
@@ -60,7 +61,7 @@ export function RecordView() {
         {recording && (
           <time className="elapsed" data-testid="elapsed">
             {' '}
-            {formatElapsed(elapsedS)}
+            {formatClock(elapsedS)}
           </time>
         )}
       </p>
@@ -145,14 +146,6 @@ export function RecordView() {
       </div>
     </section>
   );
-}
-
-/** mm:ss, or h:mm:ss past an hour. */
-function formatElapsed(totalSeconds: number): string {
-  const h = Math.floor(totalSeconds / 3_600);
-  const m = Math.floor((totalSeconds % 3_600) / 60);
-  const s = String(totalSeconds % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
 /** While recording, the window title says so too: visible in the taskbar when the app is behind. */
