@@ -123,10 +123,28 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
    * After a hot-plug or a new choice: reopen if the device in use is gone, or a different one is
    * wanted now (the remembered one came back, or the clinician picked another).
    */
-  let switching = false;
-  async function switchMicrophone(): Promise<void> {
-    if (stopped || switching) return;
-    switching = true;
+  // One switch at a time; a request that arrives during one (a new choice while a hot-plug is being
+  // handled) runs again afterwards instead of being dropped.
+  let switching: Promise<void> | undefined;
+  let switchAgain = false;
+  function switchMicrophone(): Promise<void> {
+    if (stopped) return Promise.resolve();
+    if (switching) {
+      switchAgain = true;
+      return switching;
+    }
+    switching = (async () => {
+      do {
+        switchAgain = false;
+        await switchOnce();
+      } while (switchAgain && !stopped);
+    })().finally(() => {
+      switching = undefined;
+    });
+    return switching;
+  }
+
+  async function switchOnce(): Promise<void> {
     try {
       const inputs = await listInputs();
       const current = mic?.device.deviceId ?? '';
@@ -138,13 +156,10 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
       await open();
     } catch (error) {
       report({ state: 'failed', notice: (error as Error).message });
-    } finally {
-      switching = false;
     }
   }
 
   const onDeviceChange = () => void switchMicrophone();
-  navigator.mediaDevices.addEventListener('devicechange', onDeviceChange);
   const watchdog = setInterval(() => {
     if (!stopped && status.state === 'recording' && now() - lastChunkAt > stallMs)
       report({ state: 'stalled' });
@@ -156,6 +171,9 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
     // (measured: 1.1 s of a visit's start went missing when the two overlapped).
     await classifier;
     await open();
+    // Hot-plugs are followed once the first microphone is open (Chromium also reports a device
+    // change when permission reveals the device names, which must not race the first open).
+    navigator.mediaDevices.addEventListener('devicechange', onDeviceChange);
   } catch (error) {
     clearInterval(watchdog);
     navigator.mediaDevices.removeEventListener('devicechange', onDeviceChange);
