@@ -116,6 +116,39 @@ describe('recording from the store', () => {
     expect((await api.call('recorder.state')).state).toBe('cancelled');
   });
 
+  it('applies a microphone chosen, and a Cancel pressed, while the microphone is still opening', async () => {
+    const log: string[] = [];
+    let finishOpening!: () => void;
+    const opening = new Promise<void>((resolve) => (finishOpening = resolve));
+    const api = inProcessApi(core);
+    const store = createAppStore(api, {
+      ...scriptedMicrophone(0, log),
+      async start() {
+        log.push('microphone opening');
+        await opening;
+        return {
+          chunksSent: 0,
+          async stop() {
+            log.push('microphone off');
+          },
+          async useMicrophone(choice) {
+            log.push(`switched to ${choice.label}`);
+          },
+        };
+      },
+    });
+    await store.getState().loadSettings();
+    const started = store.getState().startRecording();
+    await expect.poll(() => log).toEqual(['microphone opening']);
+    const chosen = store.getState().chooseMicrophone({ deviceId: 'm2', label: 'Headset' });
+    await expect.poll(() => core.settings.get().microphone.label).toBe('Headset');
+    const cancelled = store.getState().cancelRecording();
+    finishOpening();
+    await Promise.all([started, chosen, cancelled]);
+    expect(log).toEqual(['microphone opening', 'switched to Headset', 'microphone off']);
+    expect(store.getState().recorder?.state).toBe('cancelled');
+  });
+
   it('remembers the chosen microphone in main’s settings', async () => {
     const store = createAppStore(inProcessApi(core), scriptedMicrophone(0, []));
     await store.getState().loadSettings();

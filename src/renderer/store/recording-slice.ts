@@ -53,7 +53,17 @@ export function encounterIdFor(now: Date): string {
 export const createRecordingSlice =
   (api: ScribeApi, microphones: MicrophoneAccess): StateCreator<AppState, [], [], RecordingSlice> =>
   (set, get) => {
-    let session: CaptureSession | undefined;
+    // The microphone of the visit being recorded, from the moment Start is pressed: a choice, End or
+    // Cancel made while it is still opening waits for it instead of missing it (a choice made then
+    // was lost, and the microphone stayed on after an early Cancel).
+    let capture: Promise<CaptureSession | undefined> | undefined;
+
+    /** Takes the running capture out of the store, so nothing else uses it, and turns it off. */
+    async function stopCapture(): Promise<void> {
+      const running = capture;
+      capture = undefined;
+      await (await running)?.stop();
+    }
 
     /** Calls a recorder verb; its answer is the new recorder view, its failure a sentence. */
     async function verb(call: () => Promise<RecorderView>): Promise<void> {
@@ -84,37 +94,41 @@ export const createRecordingSlice =
       async chooseMicrophone(device) {
         const microphone = { deviceId: device.deviceId, label: device.label };
         if (!(await get().saveSettings({ microphone }))) return;
-        await session?.useMicrophone(microphone);
+        await (await capture)?.useMicrophone(microphone);
       },
 
       async startRecording() {
-        if (session) return;
+        if (capture) return;
         const settings = get().settings as Settings;
         set({ recordingError: null, level: null });
         get().clearResults();
-        try {
-          set({
-            recorder: await api.call('encounter.start', {
-              kind: 'ambient',
-              encounterId: encounterIdFor(new Date()),
-            }),
-          });
-          session = await microphones.start({
-            sendChunk: (message) => api.sendChunk(message),
-            settings,
-            onStatus: (capture) => {
-              set({ capture });
-              // Labels appear once the microphone is open (permission granted).
-              if (capture.state === 'recording') void get().refreshInputs();
-            },
-            onLevel: (level) => set({ level }),
-          });
-        } catch (error) {
-          session = undefined;
-          // The microphone would not open: the service session must not wait for audio that never comes.
-          await api.call('recorder.cancel').catch(() => undefined);
-          set({ recordingError: (error as Error).message });
-        }
+        const starting = (async (): Promise<CaptureSession | undefined> => {
+          try {
+            set({
+              recorder: await api.call('encounter.start', {
+                kind: 'ambient',
+                encounterId: encounterIdFor(new Date()),
+              }),
+            });
+            return await microphones.start({
+              sendChunk: (message) => api.sendChunk(message),
+              settings,
+              onStatus: (status) => {
+                set({ capture: status });
+                // Labels appear once the microphone is open (permission granted).
+                if (status.state === 'recording') void get().refreshInputs();
+              },
+              onLevel: (level) => set({ level }),
+            });
+          } catch (error) {
+            // The microphone would not open: the service session must not wait for audio that never comes.
+            await api.call('recorder.cancel').catch(() => undefined);
+            set({ recordingError: (error as Error).message });
+            return undefined;
+          }
+        })();
+        capture = starting;
+        if (!(await starting) && capture === starting) capture = undefined;
       },
 
       async pauseRecording() {
@@ -126,17 +140,13 @@ export const createRecordingSlice =
       },
 
       async cancelRecording() {
-        const running = session;
-        session = undefined;
-        await running?.stop();
+        await stopCapture();
         await verb(() => api.call('recorder.cancel'));
       },
 
       async endRecording() {
-        const running = session;
-        session = undefined;
         // Every captured chunk is on its way to main before main is told the visit ended.
-        await running?.stop();
+        await stopCapture();
         await verb(() => api.call('recorder.end'));
       },
     };

@@ -90,7 +90,7 @@ describe('link changes', () => {
   });
 
   it('a microphone stall before the first connection opens pauses it as soon as it opens', () => {
-    const h = createHarness({ captureStallMs: 1_000 });
+    const h = createHarness({ captureStallMs: 1_000, captureStartMs: 1_000 });
     h.recorder.start();
     h.clock.advance(1_000);
     expect(h.recorder.state).toMatchObject({ state: 'connecting', pauseReason: 'mic-stopped' });

@@ -106,10 +106,12 @@ describe('capture stall', () => {
     expect(h.recorder.state.state).toBe('streaming');
   });
 
-  it('counts a microphone that never starts as stalled', () => {
-    const h = createHarness({ captureStallMs: 1_000 });
+  it('counts a microphone that never starts as stalled, after the longer start allowance', () => {
+    const h = createHarness({ captureStallMs: 1_000, captureStartMs: 3_000 });
     h.startStreaming();
-    h.clock.advance(1_000);
+    h.clock.advance(2_999);
+    expect(h.stream.calls()).toEqual(['connect']);
+    h.clock.advance(1);
     expect(h.stream.calls()).toEqual(['connect', 'PAUSE']);
     expect(h.recorder.state.pauseReason).toBe('mic-stopped');
   });

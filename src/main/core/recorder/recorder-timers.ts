@@ -77,8 +77,9 @@ export class CaptureWatchdog {
     this.slot = new TimerSlot(clock);
   }
 
-  arm(): void {
-    this.slot.after(this.stallMs, this.onStall);
+  /** Waits `withinMs` (the stall time unless given) for the next chunk. */
+  arm(withinMs = this.stallMs): void {
+    this.slot.after(withinMs, this.onStall);
   }
 
   disarm(): void {

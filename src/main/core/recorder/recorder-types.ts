@@ -41,6 +41,11 @@ export interface RecorderTiming {
   abortPauseAfterMs: number;
   /** No chunk for this long while streaming = capture stalled (mic unplugged, OS sleep) → PAUSE. */
   captureStallMs: number;
+  /**
+   * How long the microphone may take to deliver its first chunk before that counts as a stall: the
+   * renderer loads the voice model before it opens the microphone, which takes a second or two.
+   */
+  captureStartMs: number;
 }
 
 export const DEFAULT_RECORDER_TIMING: RecorderTiming = {
@@ -49,4 +54,5 @@ export const DEFAULT_RECORDER_TIMING: RecorderTiming = {
   keepAliveEveryMs: 2_000,
   abortPauseAfterMs: 29 * 60 * 1000,
   captureStallMs: 1_000,
+  captureStartMs: 10_000,
 };

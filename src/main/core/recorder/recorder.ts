@@ -216,8 +216,9 @@ export function createRecorder(options: RecorderOptions): Recorder {
     start() {
       if (lifecycle !== 'idle') return log.warn('recorder: start ignored', { state: displayState() });
       lifecycle = 'active';
-      // Armed now, not on the first chunk: a microphone that never starts is also a stall.
-      watchdog.arm();
+      // Armed now, not on the first chunk: a microphone that never starts is also a stall; it gets
+      // longer than a stall to start, since the voice model loads first.
+      watchdog.arm(timing.captureStartMs);
       stream.connect();
       emit();
     },

@@ -13,6 +13,7 @@ export const TEST_TIMING: RecorderTiming = {
   keepAliveEveryMs: 2_000,
   abortPauseAfterMs: 60_000,
   captureStallMs: 1_000,
+  captureStartMs: 3_000,
 };
 
 export interface Harness {
