@@ -207,6 +207,54 @@ describe('an encounter through the contract', () => {
     noSecretsCrossed('sandbox-single-auth-partner-token');
   });
 
+  it('an ambient visit with a form: one recording gives the note, the transcript and the filled form', async () => {
+    core = await newCore();
+    await useTestSandbox({
+      partnerId: 'demo-bearer',
+      authModel: 'bearer',
+      providerId: 'dr-forms',
+      providerName: 'Dr Forms',
+      providerOrgId: 'clinic-3',
+    });
+    await call('secrets.setPartnerToken', { token: BEARER_TOKEN });
+    await call('auth.signIn');
+    const view = await call<{ sessionId: string }>('encounter.start', {
+      kind: 'ambient',
+      encounterId: 'visit2',
+      context: { sections: ['CHIEF_COMPLAINT'] },
+      formItems: [{ form_template_id: 'VITALS_ASSESSMENT' }],
+    });
+    await play(chunksFor(`${'.'.repeat(5)}${'S'.repeat(20)}${'.'.repeat(5)}`));
+    // A form added while recording goes to the visit's form-filling session.
+    await call('encounter.addForms', { formItems: [{ form_template_id: 'SKIN_ASSESSMENT' }] });
+    await call('recorder.end');
+    const done = await waitForEvent(
+      'results.progress',
+      (p) => p.sessionId === view.sessionId && p.done === true,
+    );
+    expect(done.status).toBe('completed');
+    const results = await call<{
+      summary: unknown[];
+      transcript: unknown[];
+      forms: { form_id: string }[];
+      formSessionId: string;
+    }>('results.get', { sessionId: view.sessionId });
+    expect(results.summary.length).toBe(1);
+    expect(results.transcript.length).toBeGreaterThan(0);
+    expect(results.forms.map((f) => f.form_id)).toEqual(['VITALS_ASSESSMENT', 'SKIN_ASSESSMENT']);
+    // Both sessions heard the same visit, byte for byte.
+    const [note, forms] = [await sandboxSession(view.sessionId), await sandboxSession(results.formSessionId)];
+    expect(results.formSessionId).not.toBe(view.sessionId);
+    expect(forms.received_bytes).toBe(note.received_bytes);
+    expect(forms.pcm_sha256).toBe(note.pcm_sha256);
+    // Feedback on a filled form reaches the form-filling session.
+    await call('forms.feedback', {
+      sessionId: results.formSessionId,
+      formId: 'VITALS_ASSESSMENT',
+      feedback: { rating: 4, comment: 'good' },
+    });
+  });
+
   it('standard partner: signs in through the identity provider in the (headless) browser', async () => {
     const browser = headlessBrowser({ username: 'dr-oidc-contract', name: 'Dr Oidc' });
     core = await newCore(browser.openExternal);

@@ -63,6 +63,11 @@ export const startEncounterSchema = z.discriminatedUnion('kind', [
     kind: z.literal('ambient'),
     encounterId: encounterIdSchema,
     context: checkedContextSchema.optional(),
+    /**
+     * Forms to fill from the same visit: main runs a form-filling session beside the ambient one
+     * and streams it the same audio (the service keeps the two kinds of session apart).
+     */
+    formItems: z.array(formContextItemSchema).max(20).optional(),
   }),
   z.object({
     kind: z.literal('form'),
@@ -116,8 +121,12 @@ export const resultsSchema = z.object({
   summary: z.array(summarySectionSchema).optional(),
   transcript: z.array(transcriptEntrySchema).optional(),
   forms: z.array(filledFormSchema).optional(),
+  /** The form-filling session the forms came from (feedback goes to it). */
+  formSessionId: z.string().optional(),
   /** A sentence for skipped/failed, with the next step. */
   problem: z.string().optional(),
+  /** The same for the forms of an ambient visit, whose note may be fine when its forms are not. */
+  formsProblem: z.string().optional(),
 });
 export type Results = z.infer<typeof resultsSchema>;
 

@@ -10,13 +10,23 @@ import type { FormContextItem } from '../../../shared/service';
 import type { ServiceSession } from './service-session';
 import { UserFacingError } from '../user-facing-error';
 
-interface ActiveEncounter {
+/** One service session fed the visit's audio: its own stream and recorder. */
+interface Leg {
   kind: StartEncounter['kind'];
-  encounterId: string;
   sessionId: string;
-  session: ServiceSession;
   recorder: Recorder;
   stream: StreamClient;
+}
+
+/**
+ * A visit. Its main leg is the session the clinician asked for; an ambient visit with forms has a
+ * second, form-filling leg that gets the same chunks, pauses and End (the service keeps ambient and
+ * form-filling sessions apart, docs/protocol.md).
+ */
+interface ActiveEncounter extends Leg {
+  encounterId: string;
+  session: ServiceSession;
+  formLeg?: Leg;
 }
 
 export interface EncounterControllerDeps {
@@ -61,7 +71,27 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     if (request.kind === 'ambient' && request.context)
       await session.rest.postAmbientContext(sessionId, request.context);
     if (request.kind === 'form') await session.rest.postFormContext(sessionId, request.formItems);
+    let formLeg: Leg | undefined;
+    if (request.kind === 'ambient' && request.formItems?.length) {
+      const formSessionId = await session.rest.createFormSession(request.encounterId);
+      await session.rest.postFormContext(formSessionId, request.formItems);
+      formLeg = openLeg('form', formSessionId, session);
+    }
 
+    const encounter: ActiveEncounter = {
+      ...openLeg(request.kind, sessionId, session),
+      encounterId: request.encounterId,
+      session,
+      ...(formLeg ? { formLeg } : {}),
+    };
+    active = encounter;
+    // What the clinician sees is the main leg; the form leg follows the same chunks and verbs.
+    encounter.recorder.onChange((snapshot) => deps.onRecorderChange(toView(encounter, snapshot)));
+    for (const leg of legsOf(encounter)) leg.recorder.start();
+    return view();
+  }
+
+  function openLeg(kind: Leg['kind'], sessionId: string, session: ServiceSession): Leg {
     const stream = createStreamClient({
       endpoint: session.connection.endpoint,
       sessionId,
@@ -75,18 +105,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       log: deps.log,
       ...(deps.recorderTiming ? { timing: deps.recorderTiming } : {}),
     });
-    const encounter: ActiveEncounter = {
-      kind: request.kind,
-      encounterId: request.encounterId,
-      sessionId,
-      session,
-      recorder,
-      stream,
-    };
-    active = encounter;
-    recorder.onChange((snapshot) => deps.onRecorderChange(toView(encounter, snapshot)));
-    recorder.start();
-    return view();
+    return { kind, sessionId, recorder, stream };
   }
 
   function requireActive(): ActiveEncounter {
@@ -97,44 +116,59 @@ export function createEncounterController(deps: EncounterControllerDeps) {
   /** End: the recorder sends what is left and EOF, then the service is told and polled. */
   async function end(): Promise<RecorderView> {
     const encounter = requireActive();
-    const finished = encounter.recorder.end();
-    void finished.then(
-      () => afterEnd(encounter),
+    const started = deps.clock.now();
+    const main = finishLeg(encounter, encounter, (p) =>
+      deps.onResultsProgress({ sessionId: encounter.sessionId, ...p, done: false }),
+    );
+    // A form leg that cannot finish costs the forms, never the note.
+    const forms = encounter.formLeg
+      ? finishLeg(encounter, encounter.formLeg).catch((error: unknown) => {
+          deps.log.warn('the forms could not finish', { error: (error as Error).message });
+          return 'failed';
+        })
+      : undefined;
+    void main.then(
+      async (final) => afterEnd(encounter, final, await forms, started),
       (error: unknown) =>
         deps.log.warn('the recording could not finish', { error: (error as Error).message }),
     );
     return view();
   }
 
-  async function afterEnd(encounter: ActiveEncounter): Promise<void> {
+  /** Sends what is left and EOF, tells the service the leg ended, and waits for its final status. */
+  async function finishLeg(
+    encounter: ActiveEncounter,
+    leg: Leg,
+    onProgress?: (progress: { status: string; elapsedMs: number }) => void,
+  ): Promise<string> {
+    await leg.recorder.end();
     const { rest } = encounter.session;
-    if (encounter.kind === 'ambient') await rest.endAmbientSession(encounter.sessionId);
-    else await rest.endFormSession(encounter.sessionId);
-    encounter.stream.dispose();
-    const started = deps.clock.now();
+    if (leg.kind === 'ambient') await rest.endAmbientSession(leg.sessionId);
+    else await rest.endFormSession(leg.sessionId);
+    leg.stream.dispose();
     const status = (): Promise<string> =>
-      encounter.kind === 'ambient'
-        ? rest.ambientStatus(encounter.sessionId)
-        : rest.formStatus(encounter.sessionId);
+      leg.kind === 'ambient' ? rest.ambientStatus(leg.sessionId) : rest.formStatus(leg.sessionId);
     const poll = pollUntilTerminal({
       clock: deps.clock,
       status,
       ...deps.resultsPolling,
-      onProgress: (p) =>
-        deps.onResultsProgress({
-          sessionId: encounter.sessionId,
-          status: p.status,
-          elapsedMs: p.elapsedMs,
-          done: false,
-        }),
+      ...(onProgress ? { onProgress: (p) => onProgress({ status: p.status, elapsedMs: p.elapsedMs }) } : {}),
     });
-    polls.set(encounter.sessionId, poll);
-    const final = await poll.done;
-    results.set(encounter.sessionId, await fetchResults(encounter, final));
+    polls.set(leg.sessionId, poll);
+    return poll.done;
+  }
+
+  async function afterEnd(
+    encounter: ActiveEncounter,
+    final: string,
+    formsFinal: string | undefined,
+    started: number,
+  ): Promise<void> {
+    results.set(encounter.sessionId, await fetchResults(encounter, final, formsFinal));
     // The visit is done: let go of its recorder and audio log, keep only what the view shows.
     if (active === encounter) {
       finishedView = view();
-      encounter.recorder.dispose();
+      for (const leg of legsOf(encounter)) leg.recorder.dispose();
       active = undefined;
     }
     deps.onResultsProgress({
@@ -145,45 +179,67 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     });
   }
 
-  async function fetchResults(encounter: ActiveEncounter, status: string): Promise<Results> {
+  async function fetchResults(
+    encounter: ActiveEncounter,
+    status: string,
+    formsStatus: string | undefined,
+  ): Promise<Results> {
     const base = { sessionId: encounter.sessionId, kind: encounter.kind, status, done: true } as const;
     const { rest } = encounter.session;
     if (status !== 'completed') return { ...base, problem: PROBLEMS[status] ?? PROBLEMS.failed };
     if (encounter.kind === 'form')
       return { ...base, forms: (await rest.structuredData(encounter.sessionId)).forms };
-    const [content, transcript] = await Promise.all([
+    const [content, transcript, forms] = await Promise.all([
       rest.ambientContent(encounter.sessionId),
       rest.ambientTranscript(encounter.sessionId),
+      encounter.formLeg && formsStatus === 'completed'
+        ? rest.structuredData(encounter.formLeg.sessionId)
+        : undefined,
     ]);
-    return { ...base, summary: content.summary, transcript: transcript.final_transcript };
+    const note = { ...base, summary: content.summary, transcript: transcript.final_transcript };
+    if (!encounter.formLeg) return note;
+    const formSessionId = encounter.formLeg.sessionId;
+    return forms
+      ? { ...note, formSessionId, forms: forms.forms }
+      : {
+          ...note,
+          formSessionId,
+          formsProblem: FORM_PROBLEMS[formsStatus ?? 'failed'] ?? FORM_PROBLEMS.failed,
+        };
   }
 
   return {
     start,
     view,
     chunk(chunk: AudioChunk): void {
-      requireActive().recorder.pushChunk(chunk);
+      for (const leg of legsOf(requireActive())) leg.recorder.pushChunk(chunk);
     },
     /** protocol: Form filling (PATCH merges by item key) — a form added while recording. */
     async addForms(items: FormContextItem[]): Promise<void> {
       const encounter = requireActive();
-      if (encounter.kind !== 'form')
-        throw new UserFacingError('invalid_request', 'Forms can be added only to a form-filling recording.');
-      await encounter.session.rest.patchFormContext(encounter.sessionId, items);
+      const formSession = encounter.kind === 'form' ? encounter.sessionId : encounter.formLeg?.sessionId;
+      if (!formSession)
+        throw new UserFacingError(
+          'invalid_request',
+          'Forms can be added only to a recording that started with forms.',
+        );
+      await encounter.session.rest.patchFormContext(formSession, items);
     },
     pause(): RecorderView {
-      requireActive().recorder.pause();
+      for (const leg of legsOf(requireActive())) leg.recorder.pause();
       return view();
     },
     resume(): RecorderView {
-      requireActive().recorder.resume();
+      for (const leg of legsOf(requireActive())) leg.recorder.resume();
       return view();
     },
     end,
     async cancel(): Promise<RecorderView> {
       const encounter = requireActive();
-      await encounter.recorder.cancel();
-      encounter.stream.dispose();
+      for (const leg of legsOf(encounter)) {
+        await leg.recorder.cancel();
+        leg.stream.dispose();
+      }
       return view();
     },
     /** The results of a session, once the service is done; until then its status. */
@@ -200,10 +256,16 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       polls.get(sessionId)?.wake();
     },
     dispose(): void {
-      active?.recorder.dispose();
-      active?.stream.dispose();
+      for (const leg of active ? legsOf(active) : []) {
+        leg.recorder.dispose();
+        leg.stream.dispose();
+      }
     },
   };
+}
+
+function legsOf(encounter: ActiveEncounter): Leg[] {
+  return encounter.formLeg ? [encounter, encounter.formLeg] : [encounter];
 }
 
 function toView(encounter: ActiveEncounter, snapshot: RecorderSnapshot): RecorderView {
@@ -225,4 +287,10 @@ const PROBLEMS: Record<string, string> = {
     'No note was made: the service heard no usable speech. Check the microphone and record the visit again.',
   failed: 'The service could not make the note. Try again; if it fails again, record the visit again.',
   cancelled: 'This recording was discarded.',
+};
+
+const FORM_PROBLEMS: Record<string, string> = {
+  skipped: 'The forms were not filled: the service heard nothing for them. The note above is complete.',
+  failed: 'The forms could not be filled this time. The note above is complete; fill the forms by hand.',
+  cancelled: 'The forms were discarded.',
 };
