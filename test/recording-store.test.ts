@@ -149,6 +149,43 @@ describe('recording from the store', () => {
     expect(store.getState().recorder?.state).toBe('cancelled');
   });
 
+  it('checks the visit details before anything is sent, then starts the visit main was asked for', async () => {
+    const log: string[] = [];
+    const api = inProcessApi(core);
+    const store = createAppStore(api, scriptedMicrophone(3, log, api.calls));
+    bindAppEvents(store, api);
+    await store.getState().loadSettings();
+    store.getState().editDraft({ encounterId: 'bed 12', dateOfBirth: '2999-01-01' });
+    await store.getState().startRecording();
+    expect(store.getState().draftProblems).toEqual({
+      encounterId: 'Encounter ID must be 1 to 255 letters and digits (A–Z, a–z, 0–9), nothing else.',
+      'context.patient_info.date_of_birth': 'Date of birth must be a real past date written YYYY-MM-DD.',
+    });
+    expect(store.getState().recordingError).toMatch(/^Check the visit details: Encounter ID must/);
+    expect(api.calls).toEqual(['settings.get']);
+    expect(log).toEqual([]);
+
+    // Editing a field clears its problem; the other stays until the next Start.
+    store.getState().editDraft({ encounterId: 'bed12' });
+    expect(Object.keys(store.getState().draftProblems)).toEqual(['context.patient_info.date_of_birth']);
+    store.getState().editDraft({
+      dateOfBirth: '1961-04-09',
+      sex: 'FEMALE',
+      forms: [{ kind: 'template', templateId: 'VITALS_ASSESSMENT' }],
+    });
+    await store.getState().startRecording();
+    expect(store.getState().recordingError).toBeNull();
+    expect(store.getState().recorder).toMatchObject({ encounterId: 'bed12', kind: 'ambient' });
+    // The visit has a form-filling session: main accepts another form for it.
+    await api.call('encounter.addForms', { formItems: [{ form_template_id: 'SKIN_ASSESSMENT' }] });
+    await store.getState().endRecording();
+    // The next visit: a new id, no patient, the same forms.
+    const next = store.getState().draft!;
+    expect(next.encounterId).toMatch(/^visit\d{14}$/);
+    expect([next.dateOfBirth, next.sex]).toEqual(['', '']);
+    expect(next.forms).toEqual([{ kind: 'template', templateId: 'VITALS_ASSESSMENT' }]);
+  });
+
   it('remembers the chosen microphone in main’s settings', async () => {
     const store = createAppStore(inProcessApi(core), scriptedMicrophone(0, []));
     await store.getState().loadSettings();

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useAppStore } from './store/use-app-store';
 import { DemoBanner } from './views/DemoBanner';
+import { HistoryView } from './views/HistoryView';
 import { RecordView } from './views/RecordView';
 import { ResultsView } from './views/ResultsView';
 import { SetupView } from './views/SetupView';
@@ -28,6 +29,7 @@ export function App() {
           <div className="stack">
             <RecordView />
             <ResultsView />
+            <HistoryView />
           </div>
         )}
       </main>

@@ -1,10 +1,14 @@
+import { join } from 'node:path';
 import { ENCOUNTER_LABELS, type AppInfo } from '../../shared/contract';
+import { UserFacingError } from './user-facing-error';
 import { SETTING_LABELS } from '../../shared/settings';
 import { createContractRouter, type ContractRouter } from './contract-router';
 import { createChunkIntake } from './encounter/chunk-intake';
 import { createEncounterController } from './encounter/encounter-controller';
 import { createServiceSessions } from './encounter/service-session';
 import { createEventHub, type EventHub } from './event-hub';
+import { createEncounterHistory } from './history/encounter-history';
+import { createJsonFileStorage } from './json-file-storage';
 import type { Clock, JsonStorage, Logger } from './ports';
 import type { RecorderTiming } from './recorder/recorder-types';
 import { SECRET_NAMES, type SecretBox } from './secrets/secret-box';
@@ -61,6 +65,11 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     onAuthChange: (status) => events.emit('auth.changed', status),
     onNotification: (sessionId) => encounters.wake(sessionId),
   });
+  const history = await createEncounterHistory({
+    storage: createJsonFileStorage(join(deps.appInfo.dataDirectory, 'history.json'), deps.log),
+    log: deps.log,
+    onChange: (entries) => events.emit('history.changed', { entries }),
+  });
   const encounters = createEncounterController({
     clock: deps.clock,
     log: deps.log,
@@ -68,6 +77,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     ...(deps.resultsPolling ? { resultsPolling: deps.resultsPolling } : {}),
     onRecorderChange: (view) => events.emit('recorder.changed', view),
     onResultsProgress: (progress) => events.emit('results.progress', progress),
+    onVisit: (entry) => history.record(entry),
   });
   const session = () => sessions.get(settings.get());
   const secretsStatus = async () => ({
@@ -111,7 +121,14 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       'recorder.resume': () => encounters.resume(),
       'recorder.end': () => encounters.end(),
       'recorder.cancel': () => encounters.cancel(),
-      'results.get': ({ sessionId }) => encounters.results(sessionId),
+      'results.get': async ({ sessionId }) => {
+        if (encounters.has(sessionId)) return encounters.results(sessionId);
+        const entry = history.find(sessionId);
+        if (!entry)
+          throw new UserFacingError('invalid_request', 'This app has no results for that recording.');
+        return encounters.reopen(entry, await session());
+      },
+      'history.list': () => ({ entries: history.list() }),
       'forms.templates': async () => (await session()).rest.formTemplates(),
       'forms.feedback': async ({ sessionId, formId, feedback }) => {
         await (await session()).rest.sendFormFeedback(sessionId, formId, feedback);
@@ -136,6 +153,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       stopHeartbeat();
       encounters.dispose();
       sessions.dispose();
+      await history.flush();
       await locator.close();
     },
   };

@@ -1,12 +1,20 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ScribeApi } from '../../shared/contract';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
+import { createEncounterSlice, type EncounterSlice } from './encounter-slice';
+import { createHistorySlice, type HistorySlice } from './history-slice';
 import { createInfoSlice, type InfoSlice } from './info-slice';
 import { createRecordingSlice, type MicrophoneAccess, type RecordingSlice } from './recording-slice';
 import { createResultsSlice, type ResultsSlice } from './results-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 
-export type AppState = InfoSlice & SettingsSlice & ConnectionSlice & RecordingSlice & ResultsSlice;
+export type AppState = InfoSlice &
+  SettingsSlice &
+  ConnectionSlice &
+  EncounterSlice &
+  RecordingSlice &
+  ResultsSlice &
+  HistorySlice;
 export type AppStore = StoreApi<AppState>;
 
 /** Created outside React (and tested without it); components read it through narrow selectors. */
@@ -15,8 +23,10 @@ export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = n
     ...createInfoSlice(api)(...args),
     ...createSettingsSlice(api)(...args),
     ...createConnectionSlice(...args),
+    ...createEncounterSlice(api)(...args),
     ...createRecordingSlice(api, microphones)(...args),
     ...createResultsSlice(api)(...args),
+    ...createHistorySlice(api)(...args),
   }));
 }
 
@@ -33,6 +43,7 @@ export function bindAppEvents(store: AppStore, api: ScribeApi, now: () => number
     api.on('heartbeat', (beat) => store.getState().receiveHeartbeat(beat, now())),
     api.on('recorder.changed', (view) => store.getState().receiveRecorderView(view)),
     api.on('results.progress', (progress) => store.getState().receiveProgress(progress)),
+    api.on('history.changed', ({ entries }) => store.getState().receiveHistory(entries)),
   ];
   return () => unbind.forEach((off) => off());
 }

@@ -44,12 +44,6 @@ export interface RecordingSlice {
   receiveRecorderView(view: RecorderView): void;
 }
 
-/** Until issue 6's encounter picker: an id from the local date and time (letters and digits only). */
-export function encounterIdFor(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `visit${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
-}
-
 export const createRecordingSlice =
   (api: ScribeApi, microphones: MicrophoneAccess): StateCreator<AppState, [], [], RecordingSlice> =>
   (set, get) => {
@@ -100,16 +94,23 @@ export const createRecordingSlice =
       async startRecording() {
         if (capture) return;
         const settings = get().settings as Settings;
+        // The visit details are checked before anything is sent or the microphone opens.
+        const encounter = get().checkedEncounter();
+        if (!encounter.ok) {
+          set({ recordingError: 'Check the visit details: ' + Object.values(encounter.problems)[0] });
+          return;
+        }
         set({ recordingError: null, level: null });
         get().clearResults();
         const starting = (async (): Promise<CaptureSession | undefined> => {
           try {
-            set({
-              recorder: await api.call('encounter.start', {
-                kind: 'ambient',
-                encounterId: encounterIdFor(new Date()),
-              }),
-            });
+            set({ recorder: await api.call('encounter.start', encounter.request) });
+          } catch (error) {
+            // Nothing started (the service refused or could not be reached): nothing to undo.
+            set({ recordingError: (error as Error).message });
+            return undefined;
+          }
+          try {
             return await microphones.start({
               sendChunk: (message) => api.sendChunk(message),
               settings,
@@ -142,12 +143,14 @@ export const createRecordingSlice =
       async cancelRecording() {
         await stopCapture();
         await verb(() => api.call('recorder.cancel'));
+        get().nextVisit();
       },
 
       async endRecording() {
         // Every captured chunk is on its way to main before main is told the visit ended.
         await stopCapture();
         await verb(() => api.call('recorder.end'));
+        get().nextVisit();
       },
     };
   };

@@ -2,6 +2,8 @@ import { useEffect, useId, useState } from 'react';
 import type { RecorderView } from '../../shared/contract';
 import { formatClock } from '../results/format';
 import { useAppStore } from '../store/use-app-store';
+import { EncounterForm } from './encounter/EncounterForm';
+import { useShortcut, SHORTCUTS } from './shortcuts';
 import { LevelMeter } from './LevelMeter';
 import { MicrophonePicker } from './MicrophonePicker';
 
@@ -29,8 +31,9 @@ const RECORDING_STATES = new Set<RecorderView['state']>([
 ]);
 
 /**
- * The recording screen as far as issue 5 goes: start a visit, see the microphone working (level,
- * speech, device, warnings), end the visit. Issue 6 adds the encounter picker and the results.
+ * The visit: its details before Start; while recording, an indicator that cannot be missed (red
+ * dot, state in words, elapsed time, also in the window title), the microphone working (level,
+ * speech, device, warnings), and Pause/Resume, End and Cancel, with keyboard shortcuts.
  */
 export function RecordView() {
   const headingId = useId();
@@ -47,9 +50,12 @@ export function RecordView() {
   const cancel = useAppStore((s) => s.cancelRecording);
   // Whole seconds, so the view redraws once a second rather than with every report.
   const elapsedS = useAppStore((s) => Math.floor((s.recorder?.elapsedMs ?? 0) / 1_000));
+  const encounterId = useAppStore((s) => s.recorder?.encounterId);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const recording = RECORDING_STATES.has(state);
   useRecordingTitle(recording ? (state === 'paused' ? 'Paused' : 'Recording') : undefined);
+  useShortcut(SHORTCUTS.pauseResume, recording, () => void (state === 'paused' ? resume() : pause()));
+  useShortcut(SHORTCUTS.end, recording, () => void end());
 
   return (
     <section className="card record" aria-labelledby={headingId}>
@@ -65,6 +71,13 @@ export function RecordView() {
           </time>
         )}
       </p>
+      {recording ? (
+        <p className="muted" data-testid="encounter-id">
+          Encounter {encounterId}
+        </p>
+      ) : (
+        state !== 'ending' && <EncounterForm />
+      )}
       <MicrophonePicker />
       {recording && capture && (
         <>
@@ -103,16 +116,26 @@ export function RecordView() {
       <div className="actions">
         {recording ? (
           <>
-            <button type="button" onClick={() => void end()}>
-              End visit
+            <button type="button" onClick={() => void end()} aria-keyshortcuts={SHORTCUTS.end.aria}>
+              End visit <kbd>{SHORTCUTS.end.label}</kbd>
             </button>
             {state === 'paused' ? (
-              <button type="button" className="link-button" onClick={() => void resume()}>
-                Resume
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => void resume()}
+                aria-keyshortcuts={SHORTCUTS.pauseResume.aria}
+              >
+                Resume <kbd>{SHORTCUTS.pauseResume.label}</kbd>
               </button>
             ) : (
-              <button type="button" className="link-button" onClick={() => void pause()}>
-                Pause
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => void pause()}
+                aria-keyshortcuts={SHORTCUTS.pauseResume.aria}
+              >
+                Pause <kbd>{SHORTCUTS.pauseResume.label}</kbd>
               </button>
             )}
             {confirmingCancel ? (

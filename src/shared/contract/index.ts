@@ -6,3 +6,4 @@ export type * from './api';
 export type * from './bridge';
 export * from './encounter';
 export * from './audio-chunk';
+export * from './history';

@@ -21,6 +21,7 @@ export const VERB_NAMES = [
   'recorder.end',
   'recorder.cancel',
   'results.get',
+  'history.list',
   'forms.templates',
   'forms.feedback',
 ] as const;
@@ -31,6 +32,7 @@ export const EVENT_NAMES = [
   'recorder.changed',
   'recorder.chunkRefused',
   'results.progress',
+  'history.changed',
 ] as const;
 
 export type VerbName = (typeof VERB_NAMES)[number];

@@ -14,6 +14,7 @@ import {
   setPartnerTokenSchema,
   startEncounterSchema,
 } from './encounter';
+import { historyListSchema } from './history';
 
 export const appInfoSchema = z.object({
   name: z.string(),
@@ -57,6 +58,7 @@ export const verbSchemas = {
   'recorder.end': { request: noPayload, response: recorderViewSchema },
   'recorder.cancel': { request: noPayload, response: recorderViewSchema },
   'results.get': { request: sessionRefSchema, response: resultsSchema },
+  'history.list': { request: noPayload, response: historyListSchema },
   'forms.templates': { request: noPayload, response: templatesResponseSchema },
   'forms.feedback': { request: formFeedbackSchema, response: nothing },
 } as const satisfies Record<VerbName, { request: z.ZodType; response: z.ZodType }>;
@@ -75,6 +77,7 @@ export const eventSchemas = {
     fields: z.array(z.object({ field: z.string(), message: z.string() })),
   }),
   'results.progress': resultsProgressSchema,
+  'history.changed': historyListSchema,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type VerbRequest<V extends VerbName> = z.input<(typeof verbSchemas)[V]['request']>;

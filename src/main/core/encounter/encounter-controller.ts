@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { AudioChunk, RecorderView, Results, StartEncounter } from '../../../shared/contract';
+import type {
+  AudioChunk,
+  HistoryEntry,
+  HistoryState,
+  RecorderView,
+  Results,
+  StartEncounter,
+} from '../../../shared/contract';
 import { createRecorder, type Recorder } from '../recorder/recorder';
 import type { RecorderTiming } from '../recorder/recorder-types';
 import { describeRecorder, type RecorderSnapshot } from '../recorder/recorder-view';
@@ -37,7 +44,17 @@ export interface EncounterControllerDeps {
   resultsPolling?: { firstDelayMs?: number; maxDelayMs?: number };
   onRecorderChange(view: RecorderView): void;
   onResultsProgress(progress: { sessionId: string; status: string; elapsedMs: number; done: boolean }): void;
+  /** A visit started or changed state (for the History list; ids and times only). */
+  onVisit?(entry: Pick<HistoryEntry, 'sessionId'> & Partial<HistoryEntry>): void;
 }
+
+/** The service's terminal statuses as History states. */
+const FINAL_STATES: Record<string, HistoryState> = {
+  completed: 'done',
+  skipped: 'skipped',
+  failed: 'failed',
+  cancelled: 'cancelled',
+};
 
 const IDLE: RecorderView = { state: 'idle', elapsedMs: 0, speech: false, backlogMs: 0 };
 
@@ -85,8 +102,20 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       ...(formLeg ? { formLeg } : {}),
     };
     active = encounter;
+    deps.onVisit?.({
+      encounterId: request.encounterId,
+      sessionId,
+      ...(formLeg ? { formSessionId: formLeg.sessionId } : {}),
+      kind: request.kind,
+      state: 'recording',
+      startedAt: deps.clock.now(),
+    });
     // What the clinician sees is the main leg; the form leg follows the same chunks and verbs.
-    encounter.recorder.onChange((snapshot) => deps.onRecorderChange(toView(encounter, snapshot)));
+    encounter.recorder.onChange((snapshot) => {
+      deps.onRecorderChange(toView(encounter, snapshot));
+      if (snapshot.state === 'failed')
+        deps.onVisit?.({ sessionId, state: 'failed', endedAt: deps.clock.now() });
+    });
     for (const leg of legsOf(encounter)) leg.recorder.start();
     return view();
   }
@@ -117,6 +146,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
   async function end(): Promise<RecorderView> {
     const encounter = requireActive();
     const started = deps.clock.now();
+    deps.onVisit?.({ sessionId: encounter.sessionId, state: 'processing', endedAt: started });
     const main = finishLeg(encounter, encounter, (p) =>
       deps.onResultsProgress({ sessionId: encounter.sessionId, ...p, done: false }),
     );
@@ -165,6 +195,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     started: number,
   ): Promise<void> {
     results.set(encounter.sessionId, await fetchResults(encounter, final, formsFinal));
+    deps.onVisit?.({ sessionId: encounter.sessionId, state: FINAL_STATES[final] ?? 'failed', status: final });
     // The visit is done: let go of its recorder and audio log, keep only what the view shows.
     if (active === encounter) {
       finishedView = view();
@@ -180,7 +211,9 @@ export function createEncounterController(deps: EncounterControllerDeps) {
   }
 
   async function fetchResults(
-    encounter: ActiveEncounter,
+    encounter: Pick<ActiveEncounter, 'kind' | 'sessionId' | 'session'> & {
+      formLeg?: Pick<Leg, 'sessionId'>;
+    },
     status: string,
     formsStatus: string | undefined,
   ): Promise<Results> {
@@ -240,7 +273,12 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         await leg.recorder.cancel();
         leg.stream.dispose();
       }
+      deps.onVisit?.({ sessionId: encounter.sessionId, state: 'cancelled', endedAt: deps.clock.now() });
       return view();
+    },
+    /** Whether this run of the app knows the session (recording, processing or done). */
+    has(sessionId: string): boolean {
+      return results.has(sessionId) || active?.sessionId === sessionId || polls.has(sessionId);
     },
     /** The results of a session, once the service is done; until then its status. */
     results(sessionId: string): Results {
@@ -250,6 +288,33 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         return { sessionId, kind: active?.kind ?? 'ambient', status: 'processing', done: false };
       }
       throw new UserFacingError('invalid_request', 'This app has no results for that recording.');
+    },
+    /**
+     * A visit from an earlier run of the app (History): its results are fetched from the service
+     * again, since this device keeps no note text.
+     */
+    async reopen(entry: HistoryEntry, session: ServiceSession): Promise<Results> {
+      const known = results.get(entry.sessionId);
+      if (known) return known;
+      const { rest } = session;
+      const status =
+        entry.kind === 'ambient'
+          ? await rest.ambientStatus(entry.sessionId)
+          : await rest.formStatus(entry.sessionId);
+      if (!(status in FINAL_STATES))
+        return { sessionId: entry.sessionId, kind: entry.kind, status, done: false };
+      const formLeg = entry.formSessionId
+        ? { kind: 'form' as const, sessionId: entry.formSessionId }
+        : undefined;
+      const formsStatus = formLeg ? await rest.formStatus(formLeg.sessionId) : undefined;
+      const fetched = await fetchResults(
+        { kind: entry.kind, sessionId: entry.sessionId, session, ...(formLeg ? { formLeg } : {}) },
+        status,
+        formsStatus,
+      );
+      results.set(entry.sessionId, fetched);
+      deps.onVisit?.({ sessionId: entry.sessionId, state: FINAL_STATES[status] ?? 'failed', status });
+      return fetched;
     },
     /** A notification said the service is done: check now instead of at the next poll. */
     wake(sessionId: string): void {

@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { historyEntrySchema, type HistoryEntry } from '../../../shared/contract';
+import type { JsonStorage, Logger } from '../ports';
+
+/** How many visits the list keeps (oldest dropped first): months of clinic days. */
+export const HISTORY_LIMIT = 500;
+
+const storedSchema = z.object({ version: z.literal(1), entries: z.array(historyEntrySchema) });
+
+/**
+ * The visits of this device, newest first, kept in one small JSON file in the app's data
+ * directory. It holds ids, states and times, never note text or transcript (those stay with the
+ * service and are fetched again on reopen).
+ */
+export async function createEncounterHistory(options: {
+  storage: JsonStorage;
+  log: Logger;
+  onChange(entries: HistoryEntry[]): void;
+}) {
+  let entries: HistoryEntry[] = [];
+  const stored = storedSchema.safeParse(await options.storage.read().catch(() => undefined));
+  if (stored.success) entries = stored.data.entries;
+  // A visit that was recording when the app stopped did not finish (issue 7 resumes it from the
+  // spool); until then it shows as failed rather than forever "recording".
+  entries = entries.map((e) => (e.state === 'recording' ? { ...e, state: 'failed' } : e));
+
+  // Writes are queued so a fast sequence of updates lands in order.
+  let writing = Promise.resolve();
+  function save(): void {
+    const snapshot = { version: 1, entries };
+    writing = writing
+      .then(() => options.storage.write(snapshot))
+      .catch((error: unknown) =>
+        options.log.warn('history: could not be saved', { error: (error as Error).message }),
+      );
+    options.onChange(entries);
+  }
+
+  return {
+    list: (): HistoryEntry[] => entries,
+    find: (sessionId: string): HistoryEntry | undefined => entries.find((e) => e.sessionId === sessionId),
+    /** Adds a visit, or updates the one with this session id. */
+    record(entry: Pick<HistoryEntry, 'sessionId'> & Partial<HistoryEntry>): void {
+      const index = entries.findIndex((e) => e.sessionId === entry.sessionId);
+      // Parsed every time: only the schema's fields (ids, states, times) ever reach the file.
+      const parsed = historyEntrySchema.safeParse(index >= 0 ? { ...entries[index], ...entry } : entry);
+      if (!parsed.success) return options.log.warn('history: incomplete entry ignored', {});
+      entries =
+        index >= 0
+          ? entries.map((e, i) => (i === index ? parsed.data : e))
+          : [parsed.data, ...entries].slice(0, HISTORY_LIMIT);
+      save();
+    },
+    /** Resolves once everything recorded so far is on disk. */
+    flush: () => writing,
+  };
+}
+export type EncounterHistory = Awaited<ReturnType<typeof createEncounterHistory>>;

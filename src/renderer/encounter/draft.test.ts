@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest';
+import {
+  checkDraft,
+  customFormProblems,
+  emptyCustomForm,
+  encounterIdFor,
+  encounterIdProblem,
+  newDraft,
+  type CustomFormDraft,
+} from './draft';
+
+const NOW = new Date(2026, 10, 22, 9, 5, 7);
+
+describe('a new visit', () => {
+  it('can start without typing anything: a valid id from the date and time, default sections', () => {
+    const draft = newDraft(NOW, 'PEDIATRICS');
+    expect(draft.encounterId).toBe('visit20261122090507');
+    const checked = checkDraft(draft);
+    expect(checked).toEqual({
+      ok: true,
+      request: {
+        kind: 'ambient',
+        encounterId: 'visit20261122090507',
+        context: {
+          provider_specialty: 'PEDIATRICS',
+          sections: [
+            'CHIEF_COMPLAINT',
+            'HISTORY_OF_PRESENT_ILLNESS',
+            'PHYSICAL_EXAM',
+            'ASSESSMENT_AND_PLAN',
+            'MEDICATIONS',
+          ],
+        },
+      },
+    });
+  });
+
+  it('checks the encounter id as it is typed, naming the field and the rule', () => {
+    expect(encounterIdProblem('bed12')).toBeUndefined();
+    expect(encounterIdProblem('bed 12')).toBe(
+      'Encounter ID must be 1 to 255 letters and digits (A–Z, a–z, 0–9), nothing else.',
+    );
+    expect(encounterIdProblem('')).toMatch(/^Encounter ID must be 1 to 255/);
+    expect(encounterIdProblem('a'.repeat(256))).toMatch(/^Encounter ID must be 1 to 255/);
+    expect(encounterIdFor(NOW)).toMatch(/^[A-Za-z0-9]+$/);
+  });
+
+  it('sends patient details only when given, and refuses a future date of birth by its label', () => {
+    const draft = { ...newDraft(NOW, 'FAMILY_MEDICINE'), dateOfBirth: '1980-02-29', sex: 'FEMALE' as const };
+    const ok = checkDraft(draft);
+    expect(ok.ok && ok.request.kind === 'ambient' && ok.request.context?.patient_info).toEqual({
+      date_of_birth: '1980-02-29',
+      sex: 'FEMALE',
+    });
+    const future = checkDraft({ ...draft, dateOfBirth: '2999-01-01' });
+    expect(future).toEqual({
+      ok: false,
+      problems: {
+        'context.patient_info.date_of_birth': 'Date of birth must be a real past date written YYYY-MM-DD.',
+      },
+    });
+    expect(checkDraft({ ...draft, dateOfBirth: '1981-02-29' }).ok).toBe(false);
+  });
+
+  it('needs at least one note section', () => {
+    expect(checkDraft({ ...newDraft(NOW, 'FAMILY_MEDICINE'), sections: [] })).toEqual({
+      ok: false,
+      problems: { 'context.sections': 'Note sections must include at least one section.' },
+    });
+  });
+});
+
+describe('forms', () => {
+  const vitals: CustomFormDraft = {
+    formId: 'vitals2',
+    title: 'Vitals',
+    fields: [
+      { id: 'bp', label: 'Blood pressure', type: 'string', unit: 'mmHg', options: '' },
+      { id: 'smoker', label: 'Smoker', type: 'enum', unit: '', options: 'never, former , current,' },
+    ],
+  };
+
+  it('sends each form as exactly one of a template or a schema', () => {
+    const checked = checkDraft({
+      ...newDraft(NOW, 'FAMILY_MEDICINE'),
+      forms: [
+        { kind: 'template', templateId: 'VITALS_ASSESSMENT' },
+        { kind: 'custom', form: vitals },
+      ],
+    });
+    expect(checked.ok && checked.request.kind === 'ambient' && checked.request.formItems).toEqual([
+      { form_template_id: 'VITALS_ASSESSMENT' },
+      {
+        schema: {
+          form_id: 'vitals2',
+          title: 'Vitals',
+          fields: [
+            { id: 'bp', label: 'Blood pressure', type: 'string', unit: 'mmHg' },
+            { id: 'smoker', label: 'Smoker', type: 'enum', options: ['never', 'former', 'current'] },
+          ],
+        },
+      },
+    ]);
+  });
+
+  it('names each problem of a custom form by field number', () => {
+    expect(customFormProblems(emptyCustomForm())).toEqual({
+      formId: 'Form ID must not be empty.',
+      title: 'Form title must not be empty.',
+      'fields.0.id': 'Field 1 ID must not be empty.',
+      'fields.0.label': 'Field 1 label must not be empty.',
+    });
+    expect(
+      customFormProblems({
+        ...vitals,
+        fields: [
+          { id: 'a', label: 'A', type: 'enum', unit: '', options: ' , ' },
+          { id: 'a', label: 'B', type: 'number', unit: '', options: '' },
+        ],
+      }),
+    ).toEqual({
+      'fields.0.options': 'Field 1 options must list the choices, separated by commas.',
+      'fields.1.id': 'Field 2 ID must be unique.',
+    });
+    expect(customFormProblems({ ...vitals, fields: [] })).toEqual({
+      fields: 'Fields must have at least one field.',
+    });
+  });
+
+  it('refuses the same form twice and passes custom form problems up under the form', () => {
+    const twice = checkDraft({
+      ...newDraft(NOW, 'FAMILY_MEDICINE'),
+      forms: [
+        { kind: 'template', templateId: 'VITALS_ASSESSMENT' },
+        { kind: 'template', templateId: 'VITALS_ASSESSMENT' },
+        { kind: 'custom', form: { ...vitals, title: '' } },
+      ],
+    });
+    expect(twice).toEqual({
+      ok: false,
+      problems: {
+        'forms.1': 'This form is listed twice; remove one.',
+        'forms.2.title': 'Form title must not be empty.',
+      },
+    });
+  });
+});

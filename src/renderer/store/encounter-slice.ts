@@ -1,0 +1,84 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { ScribeApi } from '../../shared/contract';
+import { DEFAULT_SPECIALTY, type FormTemplate } from '../../shared/service';
+import { checkDraft, newDraft, type EncounterDraft } from '../encounter/draft';
+import type { AppState } from './app-store';
+
+export interface EncounterSlice {
+  /** The next visit's details; null until first needed (its specialty comes from settings). */
+  draft: EncounterDraft | null;
+  /** Problems by field, from the last Start that was refused before anything was sent. */
+  draftProblems: Record<string, string>;
+  /** The service's form templates, once asked for; a sentence when they could not be loaded. */
+  templates: FormTemplate[] | null;
+  templatesError: string | null;
+  ensureDraft(): EncounterDraft;
+  editDraft(patch: Partial<EncounterDraft>): void;
+  /**
+   * After a visit: a new id and no patient details, keeping the specialty, sections and forms (the
+   * same clinician sees the next patient the same way).
+   */
+  nextVisit(): void;
+  loadTemplates(): Promise<void>;
+  /** The draft checked as main will check it; its problems are kept in draftProblems. */
+  checkedEncounter(): ReturnType<typeof checkDraft>;
+}
+
+export const createEncounterSlice =
+  (api: ScribeApi, now: () => Date = () => new Date()): StateCreator<AppState, [], [], EncounterSlice> =>
+  (set, get) => ({
+    draft: null,
+    draftProblems: {},
+    templates: null,
+    templatesError: null,
+
+    ensureDraft() {
+      const existing = get().draft;
+      if (existing) return existing;
+      const draft = newDraft(now(), get().settings?.providerSpecialty ?? DEFAULT_SPECIALTY);
+      set({ draft });
+      return draft;
+    },
+
+    editDraft(patch) {
+      const draft = { ...get().ensureDraft(), ...patch };
+      // A problem goes away once its field is edited; the rest stay until the next Start.
+      const edited = Object.keys(patch).map((key) => FIELD_PATHS[key as keyof EncounterDraft] ?? key);
+      const draftProblems = Object.fromEntries(
+        Object.entries(get().draftProblems).filter(([path]) => !edited.some((e) => path.startsWith(e))),
+      );
+      set({ draft, draftProblems });
+    },
+
+    nextVisit() {
+      const previous = get().ensureDraft();
+      set({
+        draft: { ...newDraft(now(), previous.specialty), sections: previous.sections, forms: previous.forms },
+        draftProblems: {},
+      });
+    },
+
+    async loadTemplates() {
+      try {
+        set({ templates: (await api.call('forms.templates')).templates, templatesError: null });
+      } catch (error) {
+        set({ templatesError: (error as Error).message });
+      }
+    },
+
+    checkedEncounter() {
+      const checked = checkDraft(get().ensureDraft());
+      set({ draftProblems: checked.ok ? {} : checked.problems });
+      return checked;
+    },
+  });
+
+/** Draft keys → the problem paths they own (problems use the request's field paths). */
+const FIELD_PATHS: Partial<Record<keyof EncounterDraft, string>> = {
+  encounterId: 'encounterId',
+  specialty: 'context.provider_specialty',
+  sections: 'context.sections',
+  dateOfBirth: 'context.patient_info.date_of_birth',
+  sex: 'context.patient_info.sex',
+  forms: 'forms',
+};

@@ -1,0 +1,137 @@
+import { useEffect, useId } from 'react';
+import { SPECIALTIES, STANDARD_SECTIONS } from '../../../shared/service';
+import { SEX_CHOICES, encounterIdProblem, type EncounterDraft } from '../../encounter/draft';
+import { useAppStore } from '../../store/use-app-store';
+import { Field } from '../Field';
+import { FormsPicker } from './FormsPicker';
+import './encounter.css';
+
+/** "FAMILY_MEDICINE" → "Family medicine". */
+export const specialtyName = (code: string) =>
+  code.charAt(0) + code.slice(1).toLowerCase().replaceAll('_', ' ');
+
+/**
+ * The next visit's details. Everything has a usable default, so a clinician in a hurry presses
+ * Start; the note's shape (specialty, sections) and forms sit behind one disclosure.
+ */
+export function EncounterForm() {
+  const draft = useAppStore((s) => s.draft);
+  const problems = useAppStore((s) => s.draftProblems);
+  const ensureDraft = useAppStore((s) => s.ensureDraft);
+  const edit = useAppStore((s) => s.editDraft);
+  const settingsLoaded = useAppStore((s) => s.settings !== null);
+  const sectionsId = useId();
+  useEffect(() => {
+    if (settingsLoaded) ensureDraft();
+  }, [settingsLoaded, ensureDraft]);
+  if (!draft) return null;
+
+  // Checked as typed; a refused Start adds the rest.
+  const idProblem = encounterIdProblem(draft.encounterId) ?? problems.encounterId;
+  const set =
+    <K extends keyof EncounterDraft>(key: K) =>
+    (value: EncounterDraft[K]) =>
+      edit({ [key]: value });
+  const summary = [
+    specialtyName(draft.specialty),
+    `${draft.sections.length} note section${draft.sections.length === 1 ? '' : 's'}`,
+    draft.forms.length ? `${draft.forms.length} form${draft.forms.length === 1 ? '' : 's'}` : 'no forms',
+  ].join(' · ');
+  const noteProblem = problems['context.sections'] ?? problems['context.provider_specialty'];
+  const formsProblem = Object.keys(problems).some((key) => key.startsWith('forms'));
+
+  return (
+    <fieldset className="encounter">
+      <legend>Next visit</legend>
+      <div className="encounter-row">
+        <Field label="Encounter ID" hint="Letters and digits, as in your EHR." problem={idProblem}>
+          {(control) => (
+            <input
+              {...control}
+              value={draft.encounterId}
+              autoComplete="off"
+              spellCheck={false}
+              maxLength={255}
+              onChange={(event) => set('encounterId')(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Date of birth" problem={problems['context.patient_info.date_of_birth']}>
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              value={draft.dateOfBirth}
+              max={new Date().toISOString().slice(0, 10)}
+              onChange={(event) => set('dateOfBirth')(event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label="Sex" problem={problems['context.patient_info.sex']}>
+          {(control) => (
+            <select
+              {...control}
+              value={draft.sex}
+              onChange={(event) => set('sex')(event.target.value as EncounterDraft['sex'])}
+            >
+              {SEX_CHOICES.map((choice) => (
+                <option key={choice.value} value={choice.value}>
+                  {choice.label}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </div>
+      <details className="encounter-more" open={Boolean(noteProblem) || formsProblem || undefined}>
+        <summary>
+          Note and forms <span className="muted">({summary})</span>
+        </summary>
+        <Field label="Specialty" problem={problems['context.provider_specialty']}>
+          {(control) => (
+            <select
+              {...control}
+              value={draft.specialty}
+              onChange={(event) => set('specialty')(event.target.value as EncounterDraft['specialty'])}
+            >
+              {SPECIALTIES.map((code) => (
+                <option key={code} value={code}>
+                  {specialtyName(code)}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <fieldset
+          className="checkbox-grid"
+          aria-describedby={problems['context.sections'] ? `${sectionsId}-problem` : undefined}
+        >
+          <legend>Note sections</legend>
+          {STANDARD_SECTIONS.map((section) => (
+            <label key={section.name} className="checkbox">
+              <input
+                type="checkbox"
+                checked={draft.sections.includes(section.name)}
+                onChange={(event) =>
+                  set('sections')(
+                    // Kept in the standard order whatever the clicking order.
+                    STANDARD_SECTIONS.map((s) => s.name).filter((name) =>
+                      name === section.name ? event.target.checked : draft.sections.includes(name),
+                    ),
+                  )
+                }
+              />
+              {section.title}
+            </label>
+          ))}
+          {problems['context.sections'] && (
+            <p id={`${sectionsId}-problem`} className="problem" role="alert">
+              {problems['context.sections']}
+            </p>
+          )}
+        </fieldset>
+        <FormsPicker />
+      </details>
+    </fieldset>
+  );
+}

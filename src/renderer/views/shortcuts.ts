@@ -1,0 +1,43 @@
+import { useEffect, useRef } from 'react';
+
+export interface Shortcut {
+  key: string;
+  /** For aria-keyshortcuts. */
+  aria: string;
+  /** As shown on the button. */
+  label: string;
+}
+
+// Ctrl (⌘ on a Mac) + Shift: a plain key would fire while the clinician types in another field,
+// and Alt+letter opens menus on Windows and Linux.
+const isMac = typeof navigator !== 'undefined' && /Mac/.test(navigator.platform);
+const modifier = isMac ? '⌘⇧' : 'Ctrl+Shift+';
+
+export const SHORTCUTS = {
+  pauseResume: {
+    key: ' ',
+    aria: isMac ? 'Meta+Shift+Space' : 'Control+Shift+Space',
+    label: `${modifier}Space`,
+  },
+  end: { key: 'Enter', aria: isMac ? 'Meta+Shift+Enter' : 'Control+Shift+Enter', label: `${modifier}Enter` },
+} satisfies Record<string, Shortcut>;
+
+/** Runs `action` on the shortcut while `active`, anywhere in the window. */
+export function useShortcut(shortcut: Shortcut, active: boolean, action: () => void): void {
+  // The latest action, without re-adding the listener on every render.
+  const latest = useRef(action);
+  useEffect(() => {
+    latest.current = action;
+  });
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (event: KeyboardEvent) => {
+      const primary = isMac ? event.metaKey : event.ctrlKey;
+      if (!primary || !event.shiftKey || event.altKey || event.repeat || event.key !== shortcut.key) return;
+      event.preventDefault();
+      latest.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [shortcut, active]);
+}

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** Where a visit of this device stands, in the words the History list uses. */
+export const HISTORY_STATES = ['recording', 'processing', 'done', 'skipped', 'failed', 'cancelled'] as const;
+export type HistoryState = (typeof HISTORY_STATES)[number];
+
+/**
+ * One visit recorded on this device. Identifiers and times only: the note and the transcript stay
+ * with the service and are fetched again when the visit is reopened, so nothing clinical is kept
+ * on disk here.
+ */
+export const historyEntrySchema = z.object({
+  encounterId: z.string(),
+  sessionId: z.string(),
+  formSessionId: z.string().optional(),
+  kind: z.enum(['ambient', 'form']),
+  state: z.enum(HISTORY_STATES),
+  /** The service's last status for it. */
+  status: z.string().optional(),
+  startedAt: z.number(),
+  endedAt: z.number().optional(),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const historyListSchema = z.object({ entries: z.array(historyEntrySchema) });
