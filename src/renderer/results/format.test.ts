@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOffset, noteText, sectionText, waitSeconds } from './format';
+import { formatOffset, noteText, sectionText } from './format';
 
 const at = (hours: number, minutes: number, seconds: number) => ({
   hours,
@@ -28,10 +28,5 @@ describe('results formatting', () => {
     expect(sectionText({ title: 'HISTORY_OF_PRESENT_ILLNESS', content: 'Two days.' })).toBe(
       'History of present illness\nTwo days.',
     );
-  });
-
-  it('counts a wait in whole seconds', () => {
-    expect(waitSeconds(12_900)).toBe(12);
-    expect(waitSeconds(-5)).toBe(0);
   });
 });

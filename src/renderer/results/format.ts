@@ -31,8 +31,3 @@ export function sectionText(section: SummarySection): string {
 export function noteText(sections: readonly SummarySection[]): string {
   return sections.map(sectionText).join('\n\n');
 }
-
-/** Whole seconds of a wait, for "Writing the note… 12 s". */
-export function waitSeconds(elapsedMs: number): number {
-  return Math.max(0, Math.floor(elapsedMs / 1_000));
-}

@@ -150,6 +150,7 @@ export const createRecordingSlice =
         // Every captured chunk is on its way to main before main is told the visit ended.
         await stopCapture();
         await verb(() => api.call('recorder.end'));
+        if (!get().recordingError) get().expectResults();
         get().nextVisit();
       },
     };

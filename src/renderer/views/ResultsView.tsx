@@ -1,38 +1,73 @@
 import { useId, useState } from 'react';
-import type { SummarySection } from '../../shared/service';
-import { formatOffset, noteText, sectionText, sectionTitle, waitSeconds } from '../results/format';
+import { isTerminalStatus } from '../../shared/service';
+import { formTitle } from '../results/form-text';
 import { useAppStore } from '../store/use-app-store';
+import { FormFeedback } from './results/FormFeedback';
+import { FormTable } from './results/FormTable';
+import { toggleHighlight, type Highlight } from './results/highlight';
+import { NoteSections } from './results/NoteSections';
+import { ResultsTimeline } from './results/ResultsTimeline';
+import { Transcript } from './results/Transcript';
+import './results/results.css';
 
 /** The service's words for its states, as a clinician would say them. */
 const STATUS_WORDS: Record<string, string> = {
-  created: 'Waiting for the service…',
-  in_progress: 'Writing the note…',
-  processing: 'Writing the note…',
   completed: 'The note is ready.',
   skipped: 'No note was made.',
   failed: 'The note could not be made.',
+  cancelled: 'This recording was discarded.',
 };
 
-/** After End: progress while the service works, then the note by section and the transcript. */
+/**
+ * After End: where the visit is while the service works, then the note by section, the transcript
+ * and any filled forms; a visit that made no note says why and offers to record again.
+ */
 export function ResultsView() {
+  const endedAt = useAppStore((s) => s.endedAt);
+  const sessionId = useAppStore((s) => s.results?.sessionId ?? s.progress?.sessionId);
+  if (endedAt === null && sessionId === undefined) return null;
+  // A new visit starts with nothing lit.
+  return <ResultsCard key={sessionId ?? 'ended'} />;
+}
+
+function ResultsCard() {
   const headingId = useId();
+  const transcriptId = useId();
   const progress = useAppStore((s) => s.progress);
   const results = useAppStore((s) => s.results);
   const error = useAppStore((s) => s.resultsError);
-  if (!progress && !results) return null;
+  const templates = useAppStore((s) => s.formTemplates);
+  const kindNow = useAppStore((s) => s.recorder?.kind);
+  const clearResults = useAppStore((s) => s.clearResults);
+  const [highlight, setHighlight] = useState<Highlight | null>(null);
 
-  const status = results?.status ?? progress?.status ?? 'processing';
+  const kind = results?.kind ?? kindNow ?? 'ambient';
+  const status = results?.status ?? progress?.status;
+  const finished = status !== undefined && isTerminalStatus(status);
+  const words = finished
+    ? (STATUS_WORDS[status] ?? STATUS_WORDS.failed)
+    : kind === 'form'
+      ? 'Filling the forms…'
+      : 'Writing the note…';
+  const onHighlight = (next: Highlight) => setHighlight((current) => toggleHighlight(current, next));
+  const transcript = results?.transcript?.length ? results.transcript : undefined;
+  const forms = results?.forms ?? [];
+
   return (
     <section className="card results" aria-labelledby={headingId} data-testid="results">
-      <h2 id={headingId}>Note</h2>
-      <p role="status" data-testid="results-status" aria-busy={!results}>
-        {STATUS_WORDS[status] ?? 'Writing the note…'}
-        {!results && progress && ` ${waitSeconds(progress.elapsedMs)} s`}
+      <h2 id={headingId}>Results</h2>
+      <p role="status" className="results-status" data-testid="results-status" aria-busy={!results}>
+        {kind === 'form' && status === 'completed' ? 'The forms are ready.' : words}
       </p>
+      {/* Once the note is ready the steps have nothing more to say; a visit that stopped keeps them. */}
+      {status !== 'completed' && <ResultsTimeline kind={kind} />}
       {results?.problem && (
-        <p className="warning" role="alert">
-          {results.problem}
-        </p>
+        <div className="problem-notice">
+          <p role="alert">{results.problem}</p>
+          <button type="button" onClick={clearResults}>
+            Record again
+          </button>
+        </div>
       )}
       {error && (
         <p className="error" role="alert">
@@ -40,63 +75,45 @@ export function ResultsView() {
         </p>
       )}
       {results?.summary && results.summary.length > 0 && (
-        <>
-          <div className="actions">
-            <CopyButton text={noteText(results.summary)} label="Copy all" />
-          </div>
-          {results.summary.map((section) => (
-            <NoteSection key={section.title} section={section} />
-          ))}
-        </>
+        <NoteSections
+          sections={results.summary}
+          highlight={highlight}
+          onHighlight={onHighlight}
+          transcriptId={transcript ? transcriptId : undefined}
+        />
       )}
-      {results?.transcript && results.transcript.length > 0 && (
-        <>
-          <h3>Transcript</h3>
-          <ol className="transcript" data-testid="transcript">
-            {results.transcript.map((entry) => (
-              <li key={entry.transcript_id}>
-                <time>{formatOffset(entry.start_offset)}</time>
-                {entry.speaker && <span className="speaker">{entry.speaker}</span>}
-                <span>{entry.transcript}</span>
-              </li>
-            ))}
-          </ol>
-        </>
+      {results?.formsProblem && (
+        <p className="warning" role="alert" data-testid="forms-problem">
+          {results.formsProblem}
+        </p>
+      )}
+      {transcript && <Transcript id={transcriptId} entries={transcript} highlight={highlight} />}
+      {forms.length > 0 && (
+        <section aria-labelledby={`${headingId}-forms`}>
+          <h3 id={`${headingId}-forms`}>Forms</h3>
+          {forms.map((form) => {
+            const title = formTitle(form, templates);
+            const templateId = form.form_template_id ?? form.form_id;
+            return (
+              <div key={form.form_id} className="form-with-feedback">
+                <FormTable
+                  form={form}
+                  title={title}
+                  transcript={transcript}
+                  highlight={highlight}
+                  onHighlight={onHighlight}
+                  transcriptId={transcript ? transcriptId : undefined}
+                />
+                <FormFeedback
+                  form={form}
+                  title={title}
+                  template={templates.find((t) => t.form_template_id === templateId)}
+                />
+              </div>
+            );
+          })}
+        </section>
       )}
     </section>
-  );
-}
-
-function NoteSection({ section }: { section: SummarySection }) {
-  const id = useId();
-  return (
-    <section className="note-section" aria-labelledby={id}>
-      <div className="note-section-head">
-        <h3 id={id}>{sectionTitle(section)}</h3>
-        <CopyButton text={sectionText(section)} label={`Copy ${sectionTitle(section)}`} />
-      </div>
-      <p>{section.content}</p>
-    </section>
-  );
-}
-
-/** Copies plain text for an EHR field and says so; says what to do when the clipboard refuses. */
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
-  const copy = () =>
-    navigator.clipboard.writeText(text).then(
-      () => setState('copied'),
-      () => setState('failed'),
-    );
-  return (
-    <span className="copy">
-      <button type="button" className="link-button" aria-label={label} onClick={() => void copy()}>
-        {label.startsWith('Copy all') ? 'Copy all' : 'Copy'}
-      </button>
-      <span role="status" className="copy-state">
-        {state === 'copied' && 'Copied.'}
-        {state === 'failed' && 'Could not copy: select the text and copy it by hand.'}
-      </span>
-    </span>
   );
 }

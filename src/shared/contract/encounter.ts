@@ -151,5 +151,7 @@ export const ENCOUNTER_LABELS: Record<string, string> = {
   'context.sections': 'Note sections',
   'context.provider_specialty': 'Specialty',
   formItems: 'Forms',
+  'feedback.rating': 'Rating',
+  'feedback.comment': 'Comment',
   token: 'Partner token',
 };

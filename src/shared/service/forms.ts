@@ -73,7 +73,7 @@ export const structuredDataResponseSchema = z.object({ forms: z.array(filledForm
 // protocol: Form filling (feedback {rating 1-5, comment?, field_corrections?})
 export const feedbackRequestSchema = z.object({
   rating: z.number().int().min(1, { message: 'must be 1 to 5' }).max(5, { message: 'must be 1 to 5' }),
-  comment: z.string().max(4000).optional(),
+  comment: z.string().max(4000, { message: 'must be at most 4,000 characters' }).optional(),
   field_corrections: z
     .array(
       z.object({ id: z.string().min(1), value: z.union([z.string(), z.number(), z.boolean(), z.null()]) }),

@@ -1,0 +1,161 @@
+import { useId, useState, type FormEvent } from 'react';
+import type { FilledField, FilledForm, FormTemplate } from '../../../shared/service';
+import { fieldType, type DraftKey, type FeedbackDraft } from '../../results/feedback';
+import { valueText, withUnit } from '../../results/form-text';
+import { useAppStore } from '../../store/use-app-store';
+
+const RATINGS = [
+  [1, 'Poor'],
+  [2, 'Fair'],
+  [3, 'Good'],
+  [4, 'Very good'],
+  [5, 'Excellent'],
+] as const;
+
+interface Props {
+  form: FilledForm;
+  title: string;
+  template: FormTemplate | undefined;
+}
+
+/** Tells the service how well it filled one form: a rating, a comment, the values it got wrong. */
+export function FormFeedback({ form, title, template }: Props) {
+  const id = useId();
+  const status = useAppStore((s) => s.feedback[form.form_id]);
+  const send = useAppStore((s) => s.sendFormFeedback);
+  const [draft, setDraft] = useState<FeedbackDraft>({});
+  const problemId = `${id}-problem`;
+  const invalid = (key: DraftKey) => status?.state === 'failed' && status.key === key;
+  const describe = (key: DraftKey) => (invalid(key) ? problemId : undefined);
+  const setCorrection = (fieldId: string, value: string) =>
+    setDraft({ ...draft, corrections: { ...draft.corrections, [fieldId]: value } });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void send(form.form_id, draft);
+  };
+
+  return (
+    <form className="feedback" aria-labelledby={`${id}-heading`} onSubmit={submit} noValidate>
+      <h4 id={`${id}-heading`}>Feedback on {title}</h4>
+      <fieldset
+        role="radiogroup"
+        className="rating"
+        aria-invalid={invalid('rating') || undefined}
+        aria-describedby={describe('rating')}
+      >
+        <legend>Rating</legend>
+        {RATINGS.map(([value, words]) => (
+          <label key={value} className="choice">
+            <input
+              type="radio"
+              name={`${id}-rating`}
+              value={value}
+              checked={draft.rating === value}
+              onChange={() => setDraft({ ...draft, rating: value })}
+            />
+            {value} — {words}
+          </label>
+        ))}
+      </fieldset>
+      <div className="field">
+        <label htmlFor={`${id}-comment`}>Comment (optional)</label>
+        <textarea
+          id={`${id}-comment`}
+          rows={2}
+          value={draft.comment ?? ''}
+          aria-invalid={invalid('comment') || undefined}
+          aria-describedby={describe('comment')}
+          onChange={(event) => setDraft({ ...draft, comment: event.target.value })}
+        />
+      </div>
+      <details className="corrections">
+        <summary>Correct a value (optional)</summary>
+        <p className="hint">Fill in only the values the service got wrong or missed.</p>
+        <div className="corrections-grid">
+          {form.fields.map((field) => (
+            <Correction
+              key={field.id}
+              id={`${id}-fix-${field.id}`}
+              field={field}
+              template={template}
+              value={draft.corrections?.[field.id] ?? ''}
+              invalid={invalid(`correction:${field.id}`)}
+              describedBy={describe(`correction:${field.id}`)}
+              onChange={(value) => setCorrection(field.id, value)}
+            />
+          ))}
+        </div>
+      </details>
+      <div className="actions">
+        <button type="submit" disabled={status?.state === 'sending'}>
+          Send feedback
+        </button>
+        <span role="status" className="copy-state">
+          {status?.state === 'sending' && 'Sending…'}
+          {status?.state === 'sent' && 'Feedback sent. Thank you.'}
+        </span>
+      </div>
+      {status?.state === 'failed' && (
+        <p id={problemId} className="problem" role="alert">
+          {status.message}
+        </p>
+      )}
+    </form>
+  );
+}
+
+function Correction(props: {
+  id: string;
+  field: FilledField;
+  template: FormTemplate | undefined;
+  value: string;
+  invalid: boolean;
+  describedBy: string | undefined;
+  onChange(value: string): void;
+}) {
+  const { field } = props;
+  const type = fieldType(field, props.template);
+  const options =
+    type === 'boolean'
+      ? ['Yes', 'No']
+      : type === 'enum'
+        ? (props.template?.fields.find((f) => f.id === field.id)?.options ?? [])
+        : [];
+  const current = valueText(field.value);
+  const hintId = `${props.id}-now`;
+  const control = {
+    id: props.id,
+    value: props.value,
+    'aria-invalid': props.invalid || undefined,
+    'aria-describedby': [hintId, props.describedBy].filter(Boolean).join(' '),
+  };
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>
+        {field.label}
+        {field.unit ? ` (${field.unit})` : ''}
+      </label>
+      {options.length > 0 ? (
+        <select {...control} onChange={(event) => props.onChange(event.target.value)}>
+          <option value="">No correction</option>
+          {options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <input
+          {...control}
+          type="text"
+          inputMode={type === 'number' ? 'decimal' : undefined}
+          onChange={(event) => props.onChange(event.target.value)}
+        />
+      )}
+      <span id={hintId} className="hint">
+        Filled in: {current === null ? 'not mentioned' : withUnit(current, field.unit)}
+      </span>
+    </div>
+  );
+}
