@@ -1,0 +1,84 @@
+import { readConversation } from './support/audio-analysis';
+import { expect, test } from './support/fixtures';
+
+/**
+ * The path a clinician takes on the first day, in the real app with Chromium's fake microphone
+ * playing the committed conversation: first run with the built-in demo service, the visit's
+ * details with a form, the recording (auto-pause in the long silence, back at speech), End by
+ * keyboard, then the note, the transcript and the filled form.
+ */
+const WAV = 'e2e/fixtures/conversation.wav';
+const conversation = readConversation(WAV, 'e2e/fixtures/conversation.turns.json');
+
+test.use({ fakeMicrophone: WAV });
+
+test('from first launch to a note with a filled form, without reading anything', async ({ scribe }) => {
+  test.setTimeout(180_000);
+  const { page } = scribe;
+  await page.getByRole('button', { name: 'Save' }).click();
+
+  // The visit's details: the encounter id is checked as it is typed.
+  const encounterId = page.getByLabel('Encounter ID');
+  await expect(encounterId).toHaveValue(/^visit\d{14}$/);
+  await encounterId.fill('bed 12');
+  await expect(page.getByText('Encounter ID must be 1 to 255 letters and digits')).toBeVisible();
+  await expect(encounterId).toHaveAttribute('aria-invalid', 'true');
+  await encounterId.fill('bed12visit3');
+  await expect(encounterId).toHaveAttribute('aria-invalid', 'false');
+  await page.getByLabel('Date of birth').fill('1961-04-09');
+  await page.getByLabel('Sex').selectOption({ label: 'Female' });
+  await page.getByText('Note and forms').click();
+  await page.getByRole('checkbox', { name: 'Plan', exact: true }).check();
+  await page.getByRole('checkbox', { name: 'Medications' }).uncheck();
+  await page.getByRole('button', { name: 'Add a service form…' }).click();
+  await page.getByLabel('Service form').selectOption({ label: 'Vital signs' });
+  await page.getByRole('button', { name: 'Add form', exact: true }).click();
+  await expect(page.getByText('Vital signs (service form)')).toBeVisible();
+  await page.screenshot({ path: `e2e/artifacts/visit-${scribe.target}.png`, fullPage: true });
+
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  const state = page.getByTestId('recorder-state');
+  await expect(state).toHaveText(/^Recording/);
+  await expect(page.getByTestId('encounter-id')).toHaveText('Encounter bed12visit3');
+
+  // The 8 s silence in the middle: the app pauses the service while nobody speaks, says so, and
+  // goes back to recording when the next turn starts.
+  const silenceEndS = conversation.longSilence.endMs / 1_000;
+  await expect(state).toHaveAttribute('data-state', 'auto-paused', { timeout: 40_000 });
+  await expect(state).toContainText('paused while nobody speaks');
+  await expect(state).toHaveAttribute('data-state', 'streaming', { timeout: 15_000 });
+  const resumedAtS = Number((await page.getByTestId('elapsed').textContent())?.split(':')[1]);
+  expect(resumedAtS).toBeGreaterThanOrEqual(silenceEndS - 1);
+
+  // After the last turn, End from the keyboard, as the button shows.
+  const lastTurnEndS = conversation.turns.at(-1)!.endMs / 1_000;
+  await expect(page.getByTestId('elapsed')).toHaveText(`0:${Math.ceil(lastTurnEndS + 1)}`, {
+    timeout: 30_000,
+  });
+  await expect(page.getByRole('button', { name: /End visit/ })).toHaveAttribute(
+    'aria-keyshortcuts',
+    'Control+Shift+Enter',
+  );
+  await page.keyboard.press('Control+Shift+Enter');
+
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
+  const sections = page.locator('.note-section h4');
+  await expect(sections).toHaveText([
+    'Chief complaint',
+    'History of present illness',
+    'Physical exam',
+    'Assessment and plan',
+    'Plan',
+  ]);
+  await expect(page.getByTestId('transcript').getByRole('listitem').first()).toContainText('0:0');
+  // The form was filled from the same recording.
+  const vitals = page.getByTestId('form-VITALS_ASSESSMENT');
+  await expect(vitals.locator('caption')).toHaveText('Vital signs');
+  // "Your blood pressure is one hundred twenty over eighty, and your heart rate is seventy two."
+  await expect(vitals.getByRole('row', { name: /Blood pressure/ })).toContainText('120/80');
+  await expect(vitals.getByRole('row', { name: /Heart rate/ })).toContainText('72');
+  // The next visit is ready: a new encounter id, no patient details.
+  await expect(page.getByLabel('Encounter ID')).toHaveValue(/^visit\d{14}$/);
+  await expect(page.getByLabel('Date of birth')).toHaveValue('');
+  await page.screenshot({ path: `e2e/artifacts/visit-results-${scribe.target}.png`, fullPage: true });
+});
