@@ -112,6 +112,25 @@ export const settingsSchema = z.object({
 
 export type Settings = z.infer<typeof settingsSchema>;
 
+/**
+ * What sign-in needs beyond each field's own rules: a standard partner of a real service signs in
+ * at its identity provider, so the issuer and client id must be there. (The built-in sandbox uses
+ * its own; the other partner models name what is missing when signing in.) Sentences by field path.
+ */
+export function signInSetupProblems(
+  settings: Pick<Settings, 'service' | 'authModel' | 'oidcIssuer' | 'oidcClientId'>,
+): Record<string, string> {
+  if (settings.service.kind !== 'url' || settings.authModel !== 'standard') return {};
+  return {
+    ...(settings.oidcIssuer.trim()
+      ? {}
+      : { oidcIssuer: `${SETTING_LABELS.oidcIssuer} is needed to sign in.` }),
+    ...(settings.oidcClientId.trim()
+      ? {}
+      : { oidcClientId: `${SETTING_LABELS.oidcClientId} is needed to sign in.` }),
+  };
+}
+
 /** A partial update: any top-level setting may be replaced; unknown keys are rejected. */
 export const settingsPatchSchema = settingsSchema.partial().strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;

@@ -1,12 +1,18 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ScribeApi } from '../../shared/contract';
+import { createAuthSlice, isWebUrl, type AuthSlice } from './auth-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createInfoSlice, type InfoSlice } from './info-slice';
 import { createRecordingSlice, type MicrophoneAccess, type RecordingSlice } from './recording-slice';
 import { createResultsSlice, type ResultsSlice } from './results-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 
-export type AppState = InfoSlice & SettingsSlice & ConnectionSlice & RecordingSlice & ResultsSlice;
+export type AppState = InfoSlice &
+  SettingsSlice &
+  ConnectionSlice &
+  RecordingSlice &
+  ResultsSlice &
+  AuthSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** Created outside React (and tested without it); components read it through narrow selectors. */
@@ -17,6 +23,7 @@ export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = n
     ...createConnectionSlice(...args),
     ...createRecordingSlice(api, microphones)(...args),
     ...createResultsSlice(api)(...args),
+    ...createAuthSlice(api)(...args),
   }));
 }
 
@@ -27,9 +34,24 @@ const noMicrophones: MicrophoneAccess = {
   onDeviceChange: () => () => undefined,
 };
 
-/** Subscribes the store to the contract's events; returns a function that undoes it. */
-export function bindAppEvents(store: AppStore, api: ScribeApi, now: () => number = Date.now): () => void {
+/**
+ * Subscribes the store to the contract's events; returns a function that undoes it. `openUrl`
+ * shows main's sign-in page (browser mode: a new tab); without it the sign-in panel offers a link.
+ */
+export function bindAppEvents(
+  store: AppStore,
+  api: ScribeApi,
+  now: () => number = Date.now,
+  openUrl: (url: string) => void = () => undefined,
+): () => void {
   const unbind = [
+    api.on('auth.changed', (status) => store.getState().receiveAuthStatus(status)),
+    api.on('auth.openUrl', ({ url }) => {
+      // Main asks for its identity provider's page; anything but a web page is not opened.
+      if (!isWebUrl(url)) return;
+      store.getState().receiveSignInUrl(url);
+      openUrl(url);
+    }),
     api.on('heartbeat', (beat) => store.getState().receiveHeartbeat(beat, now())),
     api.on('recorder.changed', (view) => store.getState().receiveRecorderView(view)),
     api.on('results.progress', (progress) => store.getState().receiveProgress(progress)),
