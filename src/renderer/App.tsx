@@ -1,16 +1,20 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { applyTheme } from './settings/theme';
 import { useAppStore } from './store/use-app-store';
 import { DemoBanner } from './views/DemoBanner';
 import { HistoryView } from './views/HistoryView';
 import { RecordView } from './views/RecordView';
 import { ResultsView } from './views/ResultsView';
 import { SetupView } from './views/SetupView';
+import { SignInPanel } from './views/SignInPanel';
 import { StatusBar } from './views/StatusBar';
 
 export function App() {
   const firstRunComplete = useAppStore((s) => s.settings?.firstRunComplete ?? false);
+  const theme = useAppStore((s) => s.settings?.theme ?? 'system');
   const [showSettings, setShowSettings] = useState(false);
   const setup = !firstRunComplete || showSettings;
+  useEffect(() => applyTheme(document.documentElement, theme), [theme]);
   return (
     <div className="app">
       <header className="app-header">
@@ -23,15 +27,19 @@ export function App() {
       </header>
       <DemoBanner />
       <main className="app-main">
-        {setup ? (
-          <SetupView />
-        ) : (
-          <div className="stack">
-            <RecordView />
-            <ResultsView />
-            <HistoryView />
-          </div>
-        )}
+        <div className="stack">
+          {/* Once set up, where sign-in stands is always in view. */}
+          {firstRunComplete && <SignInPanel />}
+          {setup ? (
+            <SetupView />
+          ) : (
+            <>
+              <RecordView />
+              <ResultsView />
+              <HistoryView />
+            </>
+          )}
+        </div>
       </main>
       <StatusBar />
     </div>

@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectScribeApi } from './api/connect';
+import { openInNewTab } from './api/open-page';
 import { App } from './App';
 import { createAppMicrophones } from './audio';
 import { bindAppEvents, createAppStore } from './store/app-store';
@@ -12,13 +13,17 @@ const store = createAppStore(
   api,
   createAppMicrophones(() => store.getState().settings),
 );
-bindAppEvents(store, api);
+bindAppEvents(store, api, Date.now, openInNewTab);
 onLinkState((link) => {
   store.getState().setLink(link);
   // After a reconnect the core may have restarted: read its state again.
   if (link === 'connected') {
     void store.getState().loadAppInfo();
-    void store.getState().loadSettings();
+    // Sign-in after settings: whether to sign in by itself depends on them.
+    void store
+      .getState()
+      .loadSettings()
+      .then(() => store.getState().loadAuth());
   }
 });
 

@@ -71,6 +71,13 @@ export const voiceDetectionSchema = z
   });
 export type VoiceDetectionSettings = z.infer<typeof voiceDetectionSchema>;
 
+/** The auto-pause delay's bounds, ms: well under the service's 25 s rule for a stream without audio. */
+export const AUTO_PAUSE_MIN_MS = 2_000;
+export const AUTO_PAUSE_MAX_MS = 20_000;
+const AUTO_PAUSE_RULE = {
+  message: `must be between ${AUTO_PAUSE_MIN_MS / 1000} and ${AUTO_PAUSE_MAX_MS / 1000} seconds`,
+};
+
 /**
  * Everything the clinician or IT admin configures. No secret lives here: partner tokens and
  * refresh tokens go through the main process's secret box, never through settings.
@@ -93,11 +100,36 @@ export const settingsSchema = z.object({
   microphone: microphoneSchema,
   audioProcessing: audioProcessingSchema,
   voiceDetection: voiceDetectionSchema,
+  /** Non-speech this long while recording pauses the stream (the recorder's autoPauseAfterMs). */
+  autoPauseAfterMs: z
+    .number()
+    .int({ message: 'must be a whole number of milliseconds' })
+    .min(AUTO_PAUSE_MIN_MS, AUTO_PAUSE_RULE)
+    .max(AUTO_PAUSE_MAX_MS, AUTO_PAUSE_RULE),
   /** Set once the clinician has saved the first-run screen; a returning user skips it. */
   firstRunComplete: z.boolean(),
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
+
+/**
+ * What sign-in needs beyond each field's own rules: a standard partner of a real service signs in
+ * at its identity provider, so the issuer and client id must be there. (The built-in sandbox uses
+ * its own; the other partner models name what is missing when signing in.) Sentences by field path.
+ */
+export function signInSetupProblems(
+  settings: Pick<Settings, 'service' | 'authModel' | 'oidcIssuer' | 'oidcClientId'>,
+): Record<string, string> {
+  if (settings.service.kind !== 'url' || settings.authModel !== 'standard') return {};
+  return {
+    ...(settings.oidcIssuer.trim()
+      ? {}
+      : { oidcIssuer: `${SETTING_LABELS.oidcIssuer} is needed to sign in.` }),
+    ...(settings.oidcClientId.trim()
+      ? {}
+      : { oidcClientId: `${SETTING_LABELS.oidcClientId} is needed to sign in.` }),
+  };
+}
 
 /** A partial update: any top-level setting may be replaced; unknown keys are rejected. */
 export const settingsPatchSchema = settingsSchema.partial().strict();
@@ -138,6 +170,8 @@ export const DEFAULT_SETTINGS: Settings = {
     redemptionMs: 600,
     minSpeechMs: 250,
   },
+  /** The recorder's DEFAULT_RECORDER_TIMING.autoPauseAfterMs: a pause to think is not the end of a turn. */
+  autoPauseAfterMs: 4_000,
   firstRunComplete: false,
 };
 
@@ -168,5 +202,6 @@ export const SETTING_LABELS: Record<string, string> = {
   'voiceDetection.negativeSpeechThreshold': 'Speech end threshold',
   'voiceDetection.redemptionMs': 'Speech end delay',
   'voiceDetection.minSpeechMs': 'Shortest speech',
+  autoPauseAfterMs: 'Auto-pause delay',
   firstRunComplete: 'First run',
 };

@@ -111,7 +111,10 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
         await (await session()).auth.signOut();
         return sessions.status(settings.get());
       },
-      'encounter.start': async (request) => encounters.start(request, await session()),
+      'encounter.start': async (request) =>
+        encounters.start(request, await session(), {
+          autoPauseAfterMs: settings.get().autoPauseAfterMs,
+        }),
       'encounter.addForms': async ({ formItems }) => {
         await encounters.addForms(formItems);
         return undefined;

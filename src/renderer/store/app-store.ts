@@ -1,5 +1,6 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ScribeApi } from '../../shared/contract';
+import { createAuthSlice, isWebUrl, type AuthSlice } from './auth-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createEncounterSlice, type EncounterSlice } from './encounter-slice';
 import { createHistorySlice, type HistorySlice } from './history-slice';
@@ -14,7 +15,8 @@ export type AppState = InfoSlice &
   EncounterSlice &
   RecordingSlice &
   ResultsSlice &
-  HistorySlice;
+  HistorySlice &
+  AuthSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** Created outside React (and tested without it); components read it through narrow selectors. */
@@ -27,6 +29,7 @@ export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = n
     ...createRecordingSlice(api, microphones)(...args),
     ...createResultsSlice(api)(...args),
     ...createHistorySlice(api)(...args),
+    ...createAuthSlice(api)(...args),
   }));
 }
 
@@ -37,9 +40,24 @@ const noMicrophones: MicrophoneAccess = {
   onDeviceChange: () => () => undefined,
 };
 
-/** Subscribes the store to the contract's events; returns a function that undoes it. */
-export function bindAppEvents(store: AppStore, api: ScribeApi, now: () => number = Date.now): () => void {
+/**
+ * Subscribes the store to the contract's events; returns a function that undoes it. `openUrl`
+ * shows main's sign-in page (browser mode: a new tab); without it the sign-in panel offers a link.
+ */
+export function bindAppEvents(
+  store: AppStore,
+  api: ScribeApi,
+  now: () => number = Date.now,
+  openUrl: (url: string) => void = () => undefined,
+): () => void {
   const unbind = [
+    api.on('auth.changed', (status) => store.getState().receiveAuthStatus(status)),
+    api.on('auth.openUrl', ({ url }) => {
+      // Main asks for its identity provider's page; anything but a web page is not opened.
+      if (!isWebUrl(url)) return;
+      store.getState().receiveSignInUrl(url);
+      openUrl(url);
+    }),
     api.on('heartbeat', (beat) => store.getState().receiveHeartbeat(beat, now())),
     api.on('recorder.changed', (view) => store.getState().receiveRecorderView(view)),
     api.on('results.progress', (progress) => store.getState().receiveProgress(progress)),

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import { ContractError, type ScribeApi } from '../../shared/contract';
 import {
   SETTING_LABELS,
+  signInSetupProblems,
   settingsPatchSchema,
   type Settings,
   type SettingsPatch,
@@ -19,12 +20,14 @@ export interface SettingsSlice {
   /** A sentence for a failure that is not about one field. */
   saveError: string | null;
   loadSettings(): Promise<void>;
+  /** Checks a change against main's rules without sending it; names each problem on its field. */
+  checkSettings(patch: SettingsPatch): boolean;
   saveSettings(patch: SettingsPatch): Promise<boolean>;
 }
 
 export const createSettingsSlice =
   (api: ScribeApi): StateCreator<AppState, [], [], SettingsSlice> =>
-  (set) => ({
+  (set, get) => ({
     settings: null,
     saveState: 'idle',
     fieldProblems: {},
@@ -36,16 +39,25 @@ export const createSettingsSlice =
         set({ saveError: (error as Error).message });
       }
     },
-    async saveSettings(patch) {
+    checkSettings(patch) {
       // The same rules main applies, checked here first so a mistake is named before sending.
       const checked = settingsPatchSchema.safeParse(patch);
-      if (!checked.success) {
-        set({ saveState: 'failed', fieldProblems: byField(describeProblems(checked.error, SETTING_LABELS)) });
-        return false;
-      }
+      const problems = checked.success ? {} : byField(describeProblems(checked.error, SETTING_LABELS));
+      const current = get().settings;
+      const next = current && checked.success ? { ...current, ...checked.data } : undefined;
+      Object.assign(problems, next ? signInSetupProblems(next) : {});
+      if (Object.keys(problems).length === 0) return true;
+      set({ saveState: 'failed', fieldProblems: problems });
+      return false;
+    },
+    async saveSettings(patch) {
+      if (!get().checkSettings(patch)) return false;
+      const checked = settingsPatchSchema.parse(patch);
       set({ saveState: 'saving', fieldProblems: {}, saveError: null });
       try {
-        set({ settings: await api.call('settings.set', checked.data), saveState: 'saved' });
+        set({ settings: await api.call('settings.set', checked), saveState: 'saved' });
+        // The service or the identity may have changed: main has a new sign-in for it.
+        void get().loadAuth();
         return true;
       } catch (error) {
         if (error instanceof ContractError && error.fields.length > 0) {

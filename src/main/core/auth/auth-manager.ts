@@ -7,6 +7,7 @@ import { ServiceCallError } from '../service/service-error';
 import type { ServiceCredentials, ServiceEndpoint, TokenSource } from '../service/token-source';
 import { asServiceCallError, authError, isAuthProblem } from './auth-errors';
 import type { AuthPhase, AuthStatus } from './auth-status';
+import { asSignInProblem } from './sign-in-sentences';
 import type { OidcSettings } from './oidc-client';
 import { oidcPartnerToken, sharedPartnerToken, type PartnerTokenSource } from './partner-token';
 import { loginRegisteringOnce, type LoginResult, type RegisterProfile } from './service-login';
@@ -220,7 +221,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
     } catch (thrown) {
       const error = asServiceCallError(thrown);
       if (started === epoch) {
-        problem = error;
+        problem = asSignInProblem(error, authModel);
         phase = isAuthProblem(error, 'sign_in_needed') ? 'sign-in-needed' : held ? 'signed-in' : 'signed-out';
         log.warn('auth: sign-in failed', { model: authModel, status: error.status, id: error.id });
         emit();

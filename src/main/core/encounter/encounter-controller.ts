@@ -75,7 +75,15 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     return toView(active, active.recorder.state);
   }
 
-  async function start(request: StartEncounter, session: ServiceSession): Promise<RecorderView> {
+  /**
+   * `timing`: the clinician's settings for this encounter (the auto-pause delay); the timing the
+   * controller was made with (tests) wins over it.
+   */
+  async function start(
+    request: StartEncounter,
+    session: ServiceSession,
+    timing: Partial<RecorderTiming> = {},
+  ): Promise<RecorderView> {
     if (active && !['ended', 'cancelled', 'failed'].includes(active.recorder.state.state)) {
       throw new UserFacingError('invalid_request', 'A recording is already running. End or cancel it first.');
     }
@@ -92,11 +100,11 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     if (request.kind === 'ambient' && request.formItems?.length) {
       const formSessionId = await session.rest.createFormSession(request.encounterId);
       await session.rest.postFormContext(formSessionId, request.formItems);
-      formLeg = openLeg('form', formSessionId, session);
+      formLeg = openLeg('form', formSessionId, session, timing);
     }
 
     const encounter: ActiveEncounter = {
-      ...openLeg(request.kind, sessionId, session),
+      ...openLeg(request.kind, sessionId, session, timing),
       encounterId: request.encounterId,
       session,
       ...(formLeg ? { formLeg } : {}),
@@ -120,7 +128,12 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     return view();
   }
 
-  function openLeg(kind: Leg['kind'], sessionId: string, session: ServiceSession): Leg {
+  function openLeg(
+    kind: Leg['kind'],
+    sessionId: string,
+    session: ServiceSession,
+    timing: Partial<RecorderTiming>,
+  ): Leg {
     const stream = createStreamClient({
       endpoint: session.connection.endpoint,
       sessionId,
@@ -132,7 +145,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       stream,
       clock: deps.clock,
       log: deps.log,
-      ...(deps.recorderTiming ? { timing: deps.recorderTiming } : {}),
+      timing: { ...timing, ...deps.recorderTiming },
     });
     return { kind, sessionId, recorder, stream };
   }

@@ -130,13 +130,16 @@ export function createServiceSessions(deps: ServiceSessionsDeps) {
   };
 }
 
-/** The built-in sandbox's demo partner token stands in until the clinician stores one. */
+/**
+ * The built-in sandbox signs in with its own demo partner token, whatever is stored: a token
+ * stored for a real service (before switching to the demo) is not the sandbox's and would only be
+ * refused. The stored one is left alone for when the real service is chosen again.
+ */
 function withDemoToken(secrets: SecretBox, demoToken: string): SecretBox {
   return {
     persistence: secrets.persistence,
     ...(secrets.notice !== undefined ? { notice: secrets.notice } : {}),
-    get: async (name) =>
-      (await secrets.get(name)) ?? (name === SECRET_NAMES.partnerToken ? demoToken : undefined),
+    get: async (name) => (name === SECRET_NAMES.partnerToken ? demoToken : secrets.get(name)),
     set: (name, value) => secrets.set(name, value),
     delete: (name) => secrets.delete(name),
   };

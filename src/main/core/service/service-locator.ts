@@ -66,7 +66,9 @@ export function createServiceLocator(options: { dataDirectory: string; log: Logg
         };
       }
       const running = await builtin();
-      const partnerId = settings.partnerId || DEMO_PARTNERS[settings.authModel];
+      // Its demo partner for the chosen model, whatever partner ID is set (that one is kept for the
+      // real service), as the sandbox's own IdP stands in for the configured one.
+      const partnerId = DEMO_PARTNERS[settings.authModel];
       const partner = running.partners.get(partnerId);
       return {
         endpoint: { baseUrl: running.url },

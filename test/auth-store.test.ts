@@ -1,0 +1,189 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { walkBrowser } from '../sandbox/idp/headless-sign-in';
+import type { AppCore } from '../src/main/core/app-core';
+import { bindAppEvents, createAppStore, type AppStore } from '../src/renderer/store/app-store';
+import { inProcessApi } from './support/in-process-api';
+import { createTestCore } from './support/test-core';
+
+/**
+ * The renderer's sign-in, without React, against the real core and its built-in sandbox: each
+ * partner model signs in, and no token of any kind ever reaches the store.
+ */
+const DEMO_BEARER_TOKEN = 'sandbox-bearer-partner-token';
+const JWT_SHAPED = /eyJ[\w-]+\.[\w-]+\./;
+
+let core: AppCore;
+let api: ReturnType<typeof inProcessApi>;
+let store: AppStore;
+let opened: string[];
+let unbind: () => void;
+
+beforeEach(async () => {
+  core = await createTestCore();
+  api = inProcessApi(core);
+  store = createAppStore(api);
+  opened = [];
+  unbind = bindAppEvents(store, api, Date.now, (url) => opened.push(url));
+  await store.getState().loadSettings();
+});
+afterEach(async () => {
+  unbind();
+  await core.stop();
+});
+
+/** Everything the store holds, as text (its functions drop out). */
+const stateText = () => JSON.stringify(store.getState());
+
+function expectNoSecrets(...secrets: string[]): void {
+  const text = stateText();
+  for (const secret of secrets) expect(text).not.toContain(secret);
+  expect(text).not.toMatch(JWT_SHAPED);
+}
+
+async function until<T>(read: () => T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('sign-in in the store', () => {
+  it('bearer through the built-in sandbox: signs in with no token typed, and shows until when', async () => {
+    await store.getState().loadAuth();
+    expect(store.getState().auth).toMatchObject({ model: 'bearer', signedIn: false, demo: true });
+    expect(store.getState().secrets).toMatchObject({ partnerTokenStored: false });
+
+    const before = Date.now();
+    await store.getState().signIn();
+    const auth = store.getState().auth;
+    expect(auth).toMatchObject({ signedIn: true, signingIn: false, providerId: 'demo-clinician' });
+    expect(auth?.problem).toBeUndefined();
+    // The sandbox's service token lasts an hour.
+    expect(auth?.validUntil).toBeGreaterThan(before + 55 * 60_000);
+    expect(auth?.validUntil).toBeLessThanOrEqual(Date.now() + 60 * 60_000);
+    expectNoSecrets(DEMO_BEARER_TOKEN);
+
+    await store.getState().signOut();
+    expect(store.getState().auth).toMatchObject({ signedIn: false });
+    expect(store.getState().auth?.validUntil).toBeUndefined();
+  });
+
+  it('once set up, a bearer partner signs in by itself (nothing to ask the clinician)', async () => {
+    // A partner ID kept from a real service does not matter: the sandbox uses its demo partner.
+    expect(await store.getState().saveSettings({ partnerId: 'clinic7', firstRunComplete: true })).toBe(true);
+    await until(() => (store.getState().auth?.signedIn ? true : undefined), 'signed in');
+    expect(store.getState().auth).toMatchObject({
+      model: 'bearer',
+      providerId: 'demo-clinician',
+      demo: true,
+    });
+    expect(opened).toEqual([]);
+    expectNoSecrets(DEMO_BEARER_TOKEN);
+  });
+
+  it('a partner token goes to main, only "stored" comes back, and the demo still signs in', async () => {
+    const typed = 'partner-token-for-the-real-service';
+    expect(await store.getState().savePartnerToken(typed)).toBe(true);
+    expect(store.getState().partnerTokenState).toBe('stored');
+    expect(store.getState().secrets).toMatchObject({ partnerTokenStored: true });
+    // A token stored for a real service is not the sandbox's: the demo keeps its own.
+    await store.getState().signIn();
+    expect(store.getState().auth).toMatchObject({ signedIn: true, demo: true });
+    expectNoSecrets(typed, DEMO_BEARER_TOKEN);
+  });
+
+  it('names a partner token that cannot be right, and sends nothing', async () => {
+    expect(await store.getState().savePartnerToken('short')).toBe(false);
+    expect(store.getState().partnerTokenProblem).toBe(
+      'Partner token must be the partner token from onboarding (at least 8 characters).',
+    );
+    expect(api.calls).not.toContain('secrets.setPartnerToken');
+  });
+
+  it('standard through the built-in sandbox: opens the sign-in page, and is signed in once the IdP is done', async () => {
+    expect(await store.getState().saveSettings({ authModel: 'standard', firstRunComplete: true })).toBe(true);
+    // A standard partner waits for the clinician: no browser opens by itself.
+    await until(() => store.getState().auth ?? undefined, 'the status');
+    expect(store.getState().auth).toMatchObject({ model: 'standard', signedIn: false, signingIn: false });
+    expect(opened).toEqual([]);
+    const signingIn = store.getState().signIn();
+    const url = await until(() => opened[0], 'auth.openUrl');
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/idp\/auth\?/);
+    expect(store.getState().auth).toMatchObject({ model: 'standard', signingIn: true, signedIn: false });
+    // Kept for the panel's "open the sign-in page" link, in case the browser blocked the tab.
+    expect(store.getState().signInUrl).toBe(url);
+
+    // The clinician signs in at the sandbox's IdP (fetch plays the browser).
+    const redirect = new URL(new URL(url).searchParams.get('redirect_uri') ?? '');
+    await walkBrowser(new URL(url), redirect, { username: 'dr-store', name: 'Dr Store' });
+    await signingIn;
+    expect(store.getState().auth).toMatchObject({ signedIn: true, signingIn: false, providerId: 'dr-store' });
+    expect(store.getState().auth?.validUntil).toBeGreaterThan(Date.now());
+    expect(store.getState().signInUrl).toBeNull();
+    expectNoSecrets();
+  });
+
+  it('standard: Cancel stops the wait for the browser', async () => {
+    await store.getState().saveSettings({ authModel: 'standard', firstRunComplete: true });
+    const signingIn = store.getState().signIn();
+    await until(() => opened[0], 'auth.openUrl');
+    await until(() => (store.getState().auth?.signingIn ? true : undefined), 'signingIn');
+    await store.getState().cancelSignIn();
+    await signingIn;
+    expect(store.getState().auth).toMatchObject({ signedIn: false, signingIn: false });
+    expect(store.getState().auth?.problem).toBe('Sign-in was cancelled.');
+    expect(store.getState().signInUrl).toBeNull();
+  });
+
+  it('opens only web pages that main asks for', () => {
+    core.events.emit('auth.openUrl', { url: 'file:///etc/passwd' });
+    core.events.emit('auth.openUrl', { url: 'javascript:alert(1)' });
+    expect(opened).toEqual([]);
+    expect(store.getState().signInUrl).toBeNull();
+  });
+
+  it('a service that cannot be reached: one sentence that says what to do', async () => {
+    await store.getState().saveSettings({
+      service: { kind: 'url', baseUrl: 'http://127.0.0.1:9' },
+      partnerId: 'clinic',
+      providerId: 'dr-offline',
+      firstRunComplete: true,
+    });
+    await store.getState().savePartnerToken('partner-token-of-the-clinic');
+    await store.getState().signIn();
+    expect(store.getState().auth).toMatchObject({ signedIn: false, demo: false });
+    expect(store.getState().auth?.problem).toBe(
+      'The documentation service cannot be reached, so the app could not sign in. Check the network connection, then sign in again.',
+    );
+  });
+});
+
+describe('settings the sign-in depends on', () => {
+  it('a standard partner of a real service needs its identity provider', async () => {
+    const saved = await store.getState().saveSettings({
+      service: { kind: 'url', baseUrl: 'https://scribe.example.org' },
+      authModel: 'standard',
+      oidcIssuer: '',
+      oidcClientId: ' ',
+    });
+    expect(saved).toBe(false);
+    expect(store.getState().fieldProblems).toEqual({
+      oidcIssuer: 'Identity provider (issuer) URL is needed to sign in.',
+      oidcClientId: 'Client ID at the identity provider is needed to sign in.',
+    });
+    expect(api.calls).not.toContain('settings.set');
+  });
+
+  it('names an auto-pause delay outside 2–20 seconds', async () => {
+    expect(await store.getState().saveSettings({ autoPauseAfterMs: 1_000 })).toBe(false);
+    expect(store.getState().fieldProblems.autoPauseAfterMs).toBe(
+      'Auto-pause delay must be between 2 and 20 seconds.',
+    );
+    expect(await store.getState().saveSettings({ autoPauseAfterMs: 25_000 })).toBe(false);
+    expect(await store.getState().saveSettings({ autoPauseAfterMs: 6_000 })).toBe(true);
+    expect(core.settings.get().autoPauseAfterMs).toBe(6_000);
+  });
+});
