@@ -1,4 +1,5 @@
 import { readConversation } from './support/audio-analysis';
+import { expectAccessible } from './support/axe';
 import { expect, test } from './support/fixtures';
 
 /**
@@ -81,4 +82,5 @@ test('from first launch to a note with a filled form, without reading anything',
   await expect(page.getByLabel('Encounter ID')).toHaveValue(/^visit\d{14}$/);
   await expect(page.getByLabel('Date of birth')).toHaveValue('');
   await page.screenshot({ path: `e2e/artifacts/visit-results-${scribe.target}.png`, fullPage: true });
+  await expectAccessible(page, 'results');
 });

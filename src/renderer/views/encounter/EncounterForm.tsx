@@ -56,14 +56,22 @@ export function EncounterForm() {
             />
           )}
         </Field>
-        <Field label="Date of birth" problem={problems['context.patient_info.date_of_birth']}>
+        {/* A text field, not type="date": the same YYYY-MM-DD everywhere (a date picker shows the
+            locale's order, mm/dd or dd/mm, which is how birth dates get swapped). */}
+        <Field
+          label="Date of birth"
+          hint="YYYY-MM-DD"
+          problem={problems['context.patient_info.date_of_birth']}
+        >
           {(control) => (
             <input
               {...control}
-              type="date"
               value={draft.dateOfBirth}
-              max={new Date().toISOString().slice(0, 10)}
-              onChange={(event) => set('dateOfBirth')(event.target.value)}
+              inputMode="numeric"
+              autoComplete="off"
+              placeholder="YYYY-MM-DD"
+              maxLength={10}
+              onChange={(event) => set('dateOfBirth')(event.target.value.trim())}
             />
           )}
         </Field>
