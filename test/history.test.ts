@@ -9,7 +9,7 @@ import { createJsonFileStorage } from '../src/main/core/json-file-storage';
 import { silentLogger } from '../src/main/core/ports';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
 import { inProcessApi } from './support/in-process-api';
-import { createTestCore } from './support/test-core';
+import { createTestCore, testAppInfo } from './support/test-core';
 
 /**
  * History: main lists the visits of this device, and a visit from an earlier run of the app is
@@ -25,14 +25,7 @@ afterEach(async () => {
 async function coreIn(dir: string): Promise<AppCore> {
   const core = await createTestCore({
     settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
-    appInfo: {
-      name: 'Ambient Scribe',
-      version: '1.0.0',
-      mode: 'browser',
-      platform: 'linux',
-      runtime: { node: '20' },
-      dataDirectory: dir,
-    },
+    appInfo: testAppInfo(dir),
   });
   cores.push(core);
   return core;

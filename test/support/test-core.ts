@@ -1,6 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AppInfo } from '../../src/shared/contract';
 import { createAppCore, type AppCore, type AppCoreDeps } from '../../src/main/core/app-core';
 import { createJsonFileStorage } from '../../src/main/core/json-file-storage';
 import { silentLogger, systemClock } from '../../src/main/core/ports';
@@ -15,16 +16,21 @@ export async function createTestCore(overrides: Partial<AppCoreDeps> = {}): Prom
   return createAppCore({
     settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
     secrets: createMemorySecretBox(),
-    appInfo: {
-      name: 'Ambient Scribe',
-      version: '1.0.0',
-      mode: 'browser',
-      platform: 'linux',
-      runtime: { node: '20' },
-      dataDirectory: dir,
-    },
+    appInfo: testAppInfo(dir),
     log: silentLogger,
     clock: systemClock,
     ...overrides,
   });
+}
+
+/** What a test core says about itself; its data (settings, history, the demo service) lives in `dir`. */
+export function testAppInfo(dataDirectory: string): AppInfo {
+  return {
+    name: 'Ambient Scribe',
+    version: '1.0.0',
+    mode: 'browser',
+    platform: 'linux',
+    runtime: { node: '20' },
+    dataDirectory,
+  };
 }
