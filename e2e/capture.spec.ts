@@ -181,6 +181,7 @@ test('a recording can be paused, resumed and discarded, and says so in the windo
   await page.getByRole('button', { name: 'Pause' }).click();
   await expect(page.getByTestId('recorder-state')).toHaveAttribute('data-state', 'paused');
   await expect(page).toHaveTitle(/^● Paused/);
+  await expect(page.getByTestId('paused-for')).toHaveText('Paused for 0:01', { timeout: 5_000 });
   await page.getByRole('button', { name: 'Resume' }).click();
   await expect(page.getByTestId('recorder-state')).not.toHaveAttribute('data-state', 'paused');
   await expect(page).toHaveTitle(/^● Recording/);

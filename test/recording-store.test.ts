@@ -55,6 +55,16 @@ function scriptedMicrophone(chunks: number, log: string[], calls: string[] = [])
     },
     listInputs: async () => [{ deviceId: 'm1', label: 'Desk mic' }],
     onDeviceChange: () => () => undefined,
+    async check(settings, onLevel) {
+      log.push(`check on ${settings.microphone.label || 'default'}`);
+      onLevel({ rmsDbfs: -30, peakDbfs: -12 });
+      return {
+        device: { deviceId: 'm1', label: 'Desk mic' },
+        async stop() {
+          log.push('check off');
+        },
+      };
+    },
   };
 }
 
@@ -92,10 +102,18 @@ describe('recording from the store', () => {
     bindAppEvents(store, api);
     await store.getState().startRecording();
     await expect.poll(() => store.getState().recorder?.state, { timeout: 10_000 }).toBe('streaming');
+    expect(store.getState().pausedAt).toBeNull();
+    const before = Date.now();
     await store.getState().pauseRecording();
     expect(store.getState().recorder?.state).toBe('paused');
+    // The pause's length is measured from when it began, also across main's later reports.
+    const pausedAt = store.getState().pausedAt!;
+    expect(pausedAt).toBeGreaterThanOrEqual(before);
+    store.getState().receiveRecorderView({ ...store.getState().recorder!, elapsedMs: 9 });
+    expect(store.getState().pausedAt).toBe(pausedAt);
     await store.getState().resumeRecording();
     expect(store.getState().recorder?.state).not.toBe('paused');
+    expect(store.getState().pausedAt).toBeNull();
     await store.getState().cancelRecording();
     expect(log).toEqual(['microphone on', 'microphone off (main told to end: false)']);
     expect(store.getState().recorder?.state).toBe('cancelled');
@@ -184,6 +202,48 @@ describe('recording from the store', () => {
     expect(next.encounterId).toMatch(/^visit\d{14}$/);
     expect([next.dateOfBirth, next.sex]).toEqual(['', '']);
     expect(next.forms).toEqual([{ kind: 'template', templateId: 'VITALS_ASSESSMENT' }]);
+  });
+
+  it('checks the microphone before the visit, follows a new choice, and hands it to the recording', async () => {
+    const log: string[] = [];
+    const api = inProcessApi(core);
+    const store = createAppStore(api, scriptedMicrophone(2, log, api.calls));
+    await store.getState().loadSettings();
+    await store.getState().startMicCheck();
+    expect(store.getState().micCheck).toEqual({ state: 'on', device: { deviceId: 'm1', label: 'Desk mic' } });
+    expect(store.getState().level).toEqual({ rmsDbfs: -30, peakDbfs: -12, speech: false });
+    // Nothing was sent to main: a check is not a visit.
+    expect(api.calls).toEqual(['settings.get']);
+
+    await store.getState().chooseMicrophone({ deviceId: 'm2', label: 'Headset' });
+    await store.getState().startRecording();
+    expect(log).toEqual(['check on default', 'check off', 'check on Headset', 'check off', 'microphone on']);
+    expect(store.getState().micCheck).toEqual({ state: 'off' });
+    await store.getState().cancelRecording();
+  });
+
+  it('says why the microphone check could not start', async () => {
+    const store = createAppStore(inProcessApi(core), {
+      ...scriptedMicrophone(0, []),
+      check: () => Promise.reject(new Error('The app is not allowed to use the microphone. Allow it …')),
+    });
+    await store.getState().loadSettings();
+    await store.getState().startMicCheck();
+    expect(store.getState().micCheck).toEqual({
+      state: 'failed',
+      problem: 'The app is not allowed to use the microphone. Allow it …',
+    });
+  });
+
+  it('measures a backlog against its largest size since it last emptied', () => {
+    const store = createAppStore(inProcessApi(core));
+    const view = { state: 'reconnecting' as const, elapsedMs: 0, speech: false, backlogMs: 0 };
+    for (const backlogMs of [4_000, 10_000, 6_000, 2_500])
+      store.getState().receiveRecorderView({ ...view, backlogMs });
+    expect(store.getState().backlogPeakMs).toBe(10_000);
+    store.getState().receiveRecorderView({ ...view, backlogMs: 0 });
+    store.getState().receiveRecorderView({ ...view, backlogMs: 1_000 });
+    expect(store.getState().backlogPeakMs).toBe(1_000);
   });
 
   it('remembers the chosen microphone in main’s settings', async () => {

@@ -47,3 +47,12 @@ export interface CaptureSession {
   /** Chunks sent to main so far; the next chunk's sequence number. */
   readonly chunksSent: number;
 }
+
+/** A running mic check (microphone-check.ts): the level only, nothing recorded or sent. */
+export interface MicrophoneCheck {
+  /** The device that opened (the default's real name when none was chosen). */
+  device: InputDevice;
+  /** Set when the remembered microphone was missing and the default opened instead. */
+  notice?: string;
+  stop(): Promise<void>;
+}

@@ -2,6 +2,7 @@ import type { Settings } from '../../shared/settings';
 import type { MicrophoneAccess } from '../store/recording-slice';
 import { startCapture } from './capture-session';
 import { listInputs } from './microphone';
+import { checkMicrophone } from './microphone-check';
 import { loadSpeechDetector } from './vad/load-silero';
 
 /**
@@ -16,6 +17,7 @@ export function createAppMicrophones(settings: () => Settings | null): Microphon
         loadClassifier: () => loadSpeechDetector(settings()?.voiceDetection),
       }),
     listInputs,
+    check: checkMicrophone,
     onDeviceChange(listener) {
       navigator.mediaDevices?.addEventListener('devicechange', listener);
       return () => navigator.mediaDevices?.removeEventListener('devicechange', listener);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NoSignalDetector, SILENCE_DBFS, measureLevel } from './level-meter';
+import { NoSignalDetector, SILENCE_DBFS, measureFloatLevel, measureLevel } from './level-meter';
 
 describe('measureLevel', () => {
   it('reads a full-scale square wave as 0 dBFS RMS and peak', () => {
@@ -16,6 +16,14 @@ describe('measureLevel', () => {
     const level = measureLevel(sine);
     expect(level.peakDbfs).toBeCloseTo(-6.02, 1);
     expect(level.rmsDbfs).toBeCloseTo(-9.03, 1);
+  });
+
+  it('reads float samples (the microphone check) on the same scale as Int16', () => {
+    const sine = (k: number) => 0.5 * Math.sin((2 * Math.PI * k) / 32);
+    const asFloat = measureFloatLevel(Float32Array.from({ length: 1_600 }, (_, k) => sine(k)));
+    const asInt = measureLevel(Int16Array.from({ length: 1_600 }, (_, k) => Math.round(32_768 * sine(k))));
+    expect(asFloat.peakDbfs).toBeCloseTo(asInt.peakDbfs, 2);
+    expect(asFloat.rmsDbfs).toBeCloseTo(asInt.rmsDbfs, 2);
   });
 
   it('puts digital silence at the floor instead of −∞', () => {

@@ -12,6 +12,15 @@ const toDbfs = (amplitude: number) =>
 
 /** RMS and peak of Int16 samples; once per 100 ms chunk, which is 10 updates a second. */
 export function measureLevel(samples: Int16Array): AudioLevel {
+  return measure(samples, 32_768);
+}
+
+/** The same for the Web Audio API's float samples (full scale ±1): the microphone check's meter. */
+export function measureFloatLevel(samples: Float32Array): AudioLevel {
+  return measure(samples, 1);
+}
+
+function measure(samples: ArrayLike<number>, fullScale: number): AudioLevel {
   let sumSquares = 0;
   let peak = 0;
   for (let k = 0; k < samples.length; k++) {
@@ -21,7 +30,7 @@ export function measureLevel(samples: Int16Array): AudioLevel {
     if (magnitude > peak) peak = magnitude;
   }
   const rms = samples.length > 0 ? Math.sqrt(sumSquares / samples.length) : 0;
-  return { rmsDbfs: toDbfs(rms / 32_768), peakDbfs: toDbfs(peak / 32_768) };
+  return { rmsDbfs: toDbfs(rms / fullScale), peakDbfs: toDbfs(peak / fullScale) };
 }
 
 /**

@@ -38,6 +38,7 @@ const noMicrophones: MicrophoneAccess = {
   start: () => Promise.reject(new Error('This store has no microphone.')),
   listInputs: async () => [],
   onDeviceChange: () => () => undefined,
+  check: () => Promise.reject(new Error('This store has no microphone.')),
 };
 
 /**

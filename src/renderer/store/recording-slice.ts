@@ -1,8 +1,16 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { RecorderView, ScribeApi } from '../../shared/contract';
 import type { Settings } from '../../shared/settings';
-import type { CaptureDeps, CaptureLevel, CaptureSession, CaptureStatus } from '../audio/capture-types';
+import type {
+  CaptureDeps,
+  CaptureLevel,
+  CaptureSession,
+  CaptureStatus,
+  MicrophoneCheck,
+} from '../audio/capture-types';
 import type { InputDevice } from '../audio/device-choice';
+import type { AudioLevel } from '../audio/level-meter';
+
 import type { AppState } from './app-store';
 
 /** How the store starts the microphone: the real capture in the app, a fake in store tests. */
@@ -17,7 +25,19 @@ export interface MicrophoneAccess {
   listInputs(): Promise<InputDevice[]>;
   /** Calls back when a device is plugged in or out; returns the unsubscribe. */
   onDeviceChange(listener: () => void): () => void;
+  /** Opens the microphone for a level check only: nothing is recorded or sent. */
+  check(
+    settings: Pick<Settings, 'microphone' | 'audioProcessing'>,
+    onLevel: (level: AudioLevel) => void,
+  ): Promise<MicrophoneCheck>;
 }
+
+/** The mic check before a visit: off, or on with the device it opened, or a sentence why not. */
+export type MicCheckState =
+  | { state: 'off' }
+  | { state: 'starting' }
+  | { state: 'on'; device: InputDevice; notice?: string }
+  | { state: 'failed'; problem: string };
 
 export interface RecordingSlice {
   /** Main's recorder, as the last recorder.changed said. */
@@ -29,6 +49,14 @@ export interface RecordingSlice {
   recordingError: string | null;
   /** Microphones to choose from. */
   inputs: InputDevice[];
+  micCheck: MicCheckState;
+  /** This window's clock when the clinician's pause began; null when not paused by the clinician. */
+  pausedAt: number | null;
+  /** The largest backlog since it last emptied, ms: how much of it is sent shows as a share. */
+  backlogPeakMs: number;
+  /** Opens the chosen microphone and shows its level (in `level`) until stopped or Start. */
+  startMicCheck(): Promise<void>;
+  stopMicCheck(): Promise<void>;
   refreshInputs(): Promise<void>;
   /** Keeps `inputs` current across hot-plugs until the returned function is called. */
   watchInputs(): () => void;
@@ -45,7 +73,11 @@ export interface RecordingSlice {
 }
 
 export const createRecordingSlice =
-  (api: ScribeApi, microphones: MicrophoneAccess): StateCreator<AppState, [], [], RecordingSlice> =>
+  (
+    api: ScribeApi,
+    microphones: MicrophoneAccess,
+    now: () => number = Date.now,
+  ): StateCreator<AppState, [], [], RecordingSlice> =>
   (set, get) => {
     // The microphone of the visit being recorded, from the moment Start is pressed: a choice, End or
     // Cancel made while it is still opening waits for it instead of missing it (a choice made then
@@ -53,6 +85,9 @@ export const createRecordingSlice =
     let capture: Promise<CaptureSession | undefined> | undefined;
 
     /** Takes the running capture out of the store, so nothing else uses it, and turns it off. */
+    // The running mic check, from the moment it was asked for (Start and Stop may come while it opens).
+    let check: Promise<MicrophoneCheck | undefined> | undefined;
+
     async function stopCapture(): Promise<void> {
       const running = capture;
       capture = undefined;
@@ -62,7 +97,8 @@ export const createRecordingSlice =
     /** Calls a recorder verb; its answer is the new recorder view, its failure a sentence. */
     async function verb(call: () => Promise<RecorderView>): Promise<void> {
       try {
-        set({ recorder: await call(), recordingError: null });
+        get().receiveRecorderView(await call());
+        set({ recordingError: null });
       } catch (error) {
         set({ recordingError: (error as Error).message });
       }
@@ -74,7 +110,59 @@ export const createRecordingSlice =
       level: null,
       recordingError: null,
       inputs: [],
-      receiveRecorderView: (view) => set({ recorder: view }),
+      micCheck: { state: 'off' },
+      pausedAt: null,
+      backlogPeakMs: 0,
+
+      async startMicCheck() {
+        if (check || capture) return;
+        const settings = get().settings as Settings;
+        set({ micCheck: { state: 'starting' }, level: null });
+        const opening = microphones
+          .check(settings, (level) => set({ level: { ...level, speech: false } }))
+          .then(
+            (opened) => {
+              // Stopped while it opened: close it at once.
+              if (check !== opening) {
+                void opened.stop();
+                return undefined;
+              }
+              set({
+                micCheck: {
+                  state: 'on',
+                  device: opened.device,
+                  ...(opened.notice ? { notice: opened.notice } : {}),
+                },
+              });
+              void get().refreshInputs();
+              return opened;
+            },
+            (error: unknown) => {
+              if (check === opening) {
+                check = undefined;
+                set({ micCheck: { state: 'failed', problem: (error as Error).message } });
+              }
+              return undefined;
+            },
+          );
+        check = opening;
+        await opening;
+      },
+
+      async stopMicCheck() {
+        const running = check;
+        check = undefined;
+        if (get().micCheck.state !== 'failed') set({ micCheck: { state: 'off' } });
+        await (await running)?.stop();
+      },
+      receiveRecorderView(view) {
+        const paused = view.state === 'paused';
+        set({
+          recorder: view,
+          pausedAt: paused ? (get().pausedAt ?? now()) : null,
+          backlogPeakMs: view.backlogMs === 0 ? 0 : Math.max(get().backlogPeakMs, view.backlogMs),
+        });
+      },
 
       async refreshInputs() {
         set({ inputs: await microphones.listInputs().catch(() => []) });
@@ -88,6 +176,11 @@ export const createRecordingSlice =
       async chooseMicrophone(device) {
         const microphone = { deviceId: device.deviceId, label: device.label };
         if (!(await get().saveSettings({ microphone }))) return;
+        if (check) {
+          // The check follows the choice: the clinician hears the one they picked.
+          await get().stopMicCheck();
+          await get().startMicCheck();
+        }
         await (await capture)?.useMicrophone(microphone);
       },
 
@@ -100,11 +193,13 @@ export const createRecordingSlice =
           set({ recordingError: 'Check the visit details: ' + Object.values(encounter.problems)[0] });
           return;
         }
-        set({ recordingError: null, level: null });
+        // The recording takes the microphone over from the check.
+        await get().stopMicCheck();
+        set({ recordingError: null, level: null, micCheck: { state: 'off' } });
         get().clearResults();
         const starting = (async (): Promise<CaptureSession | undefined> => {
           try {
-            set({ recorder: await api.call('encounter.start', encounter.request) });
+            get().receiveRecorderView(await api.call('encounter.start', encounter.request));
           } catch (error) {
             // Nothing started (the service refused or could not be reached): nothing to undo.
             set({ recordingError: (error as Error).message });

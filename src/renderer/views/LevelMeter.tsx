@@ -5,8 +5,11 @@ import { useAppStore } from '../store/use-app-store';
 const FLOOR_DBFS = -60;
 const fraction = (dbfs: number) => Math.min(1, Math.max(0, (dbfs - FLOOR_DBFS) / -FLOOR_DBFS));
 
-/** The microphone's level (RMS bar, peak tick) and whether the latest chunk was speech. */
-export function LevelMeter() {
+/**
+ * The microphone's level (RMS bar, peak tick) and, while recording, whether the latest chunk was
+ * speech (the mic check has no voice detection, so it shows the level only).
+ */
+export function LevelMeter({ showSpeech = true }: { showSpeech?: boolean }) {
   const level = useAppStore((s) => s.level);
   const rms = level?.rmsDbfs ?? SILENCE_DBFS;
   const peak = level?.peakDbfs ?? SILENCE_DBFS;
@@ -28,9 +31,11 @@ export function LevelMeter() {
           style={{ transform: `translateX(calc(${fraction(peak) * 100}cqw - 3px))` }}
         />
       </div>
-      <span className="speech-flag" data-speech={level?.speech ? 'yes' : 'no'} data-testid="speech-flag">
-        {level?.speech ? 'Speech' : 'Quiet'}
-      </span>
+      {showSpeech && (
+        <span className="speech-flag" data-speech={level?.speech ? 'yes' : 'no'} data-testid="speech-flag">
+          {level?.speech ? 'Speech' : 'Quiet'}
+        </span>
+      )}
     </div>
   );
 }

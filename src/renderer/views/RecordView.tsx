@@ -5,6 +5,8 @@ import { useAppStore } from '../store/use-app-store';
 import { EncounterForm } from './encounter/EncounterForm';
 import { useShortcut, SHORTCUTS } from './shortcuts';
 import { LevelMeter } from './LevelMeter';
+import { MicrophoneCheck } from './MicrophoneCheck';
+import { RecordingDetails } from './RecordingDetails';
 import { MicrophonePicker } from './MicrophonePicker';
 
 const STATE_WORDS: Record<RecorderView['state'], string> = {
@@ -71,6 +73,7 @@ export function RecordView() {
           </time>
         )}
       </p>
+      {recording && <RecordingDetails />}
       {recording ? (
         <p className="muted" data-testid="encounter-id">
           Encounter {encounterId}
@@ -79,6 +82,7 @@ export function RecordView() {
         state !== 'ending' && <EncounterForm />
       )}
       <MicrophonePicker />
+      {!recording && state !== 'ending' && <MicrophoneCheck />}
       {recording && capture && (
         <>
           <LevelMeter />
