@@ -4,9 +4,11 @@ import { expect, test } from './support/fixtures';
 
 /**
  * The path a clinician takes on the first day, in the real app with Chromium's fake microphone
- * playing the committed conversation: first run with the built-in demo service, the visit's
- * details with a form, the recording (auto-pause in the long silence, back at speech), End by
- * keyboard, then the note, the transcript and the filled form.
+ * playing the committed conversation: first run with the built-in demo service as a standard
+ * partner, sign-in at its identity provider, the visit's details with a form, the recording
+ * (auto-pause in the long silence, back at speech), End by keyboard, then the note, the transcript
+ * and the filled form, and a section copied for the EHR. (A bearer partner signs in on Save:
+ * e2e/sign-in.spec.ts.)
  */
 const WAV = 'e2e/fixtures/conversation.wav';
 const conversation = readConversation(WAV, 'e2e/fixtures/conversation.turns.json');
@@ -15,8 +17,22 @@ test.use({ fakeMicrophone: WAV });
 
 test('from first launch to a note with a filled form, without reading anything', async ({ scribe }) => {
   test.setTimeout(180_000);
+  test.skip(scribe.target !== 'browser', 'in Electron the sign-in page opens in the system browser');
   const { page } = scribe;
+  await page.getByLabel('Sign-in model').selectOption('standard');
   await page.getByRole('button', { name: 'Save' }).click();
+
+  // Sign in at the demo service's identity provider, in the tab the app opens.
+  const popup = page.context().waitForEvent('page');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  const idp = await popup;
+  await idp.getByLabel('Username').fill('dr-first-day');
+  await idp.getByLabel('Display name').fill('Dr First Day');
+  await idp.getByRole('button', { name: 'Sign in' }).click();
+  await expect(idp.getByRole('heading', { name: 'Sign-in complete' })).toBeVisible();
+  await idp.close();
+  await page.bringToFront();
+  await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-first-day');
 
   // The visit's details: the encounter id is checked as it is typed.
   const encounterId = page.getByLabel('Encounter ID');
@@ -83,4 +99,16 @@ test('from first launch to a note with a filled form, without reading anything',
   await expect(page.getByLabel('Date of birth')).toHaveValue('');
   await page.screenshot({ path: `e2e/artifacts/visit-results-${scribe.target}.png`, fullPage: true });
   await expectAccessible(page, 'results');
+
+  // Copy puts the section's plain text on the clipboard, ready for the EHR field.
+  await page
+    .context()
+    .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: scribe.host!.origin });
+  const plan = page
+    .locator('.note-section')
+    .filter({ has: page.getByRole('heading', { name: 'Plan', exact: true }) });
+  await plan.getByRole('button', { name: 'Copy Plan' }).click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toBe(`Plan\n${(await plan.locator('p').first().textContent())?.trim()}`);
+  expect(copied.length).toBeGreaterThan(10);
 });
