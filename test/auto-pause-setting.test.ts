@@ -74,12 +74,23 @@ async function bytesBeforePause(settings: Record<string, unknown>, testTiming = 
     if (views.some((v) => v.state === 'auto-paused')) break;
     await new Promise((r) => setTimeout(r, 2));
   }
-  const paused = await until(async () => {
+  await until(async () => {
     const session = await sandboxSession(view.sessionId);
     return session.timeline.some((e) => e.type === 'PAUSE') ? session : undefined;
   }, 'PAUSE at the service');
+  // The service takes a backlog in at up to 4× real time, so audio sent before the PAUSE may still
+  // be arriving when the PAUSE is logged: read once nothing more has come for half a second (the
+  // recorder sends nothing while paused).
+  let received = -1;
+  await until(async () => {
+    const now = (await sandboxSession(view.sessionId)).received_bytes;
+    if (now === received) return true;
+    received = now;
+    await new Promise((r) => setTimeout(r, 500));
+    return undefined;
+  }, 'the audio before PAUSE to arrive');
   await call('recorder.cancel');
-  return paused.received_bytes;
+  return received;
 }
 
 describe('the auto-pause delay from Settings', () => {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { ENCOUNTER_LABELS, type AppInfo } from '../../shared/contract';
 import { UserFacingError } from './user-facing-error';
+import { ServiceCallError } from './service/service-error';
 import { SETTING_LABELS } from '../../shared/settings';
 import { createContractRouter, type ContractRouter } from './contract-router';
 import { createChunkIntake } from './encounter/chunk-intake';
@@ -112,9 +113,11 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
         return sessions.status(settings.get());
       },
       'encounter.start': async (request) =>
-        encounters.start(request, await session(), {
-          autoPauseAfterMs: settings.get().autoPauseAfterMs,
-        }),
+        encounters
+          .start(request, await session(), { autoPauseAfterMs: settings.get().autoPauseAfterMs })
+          .catch((error: unknown) => {
+            throw error instanceof ServiceCallError ? asStartProblem(error) : error;
+          }),
       'encounter.addForms': async ({ formItems }) => {
         await encounters.addForms(formItems);
         return undefined;
@@ -160,4 +163,18 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       await locator.close();
     },
   };
+}
+
+/**
+ * A visit that could not start: nothing was recorded yet, so the next step is to press Start
+ * again (service-error.ts's general sentences speak of a recording that continues).
+ */
+function asStartProblem(error: ServiceCallError): ServiceCallError {
+  const sentence =
+    error.status === 0
+      ? 'The documentation service cannot be reached, so the visit did not start. Check the network connection, then press Start recording again.'
+      : error.status >= 500
+        ? 'The documentation service had a problem starting the visit. Press Start recording again in a moment; if it keeps happening, tell your IT admin.'
+        : undefined;
+  return sentence ? new ServiceCallError(error.status, error.id, sentence, error.serviceMessage) : error;
 }

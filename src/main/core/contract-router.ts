@@ -8,6 +8,7 @@ import {
 } from '../../shared/contract';
 import { describeProblems } from '../../shared/validation';
 import type { Logger } from './ports';
+import { ServiceCallError } from './service/service-error';
 import { UserFacingError } from './user-facing-error';
 
 type ParsedRequest<V extends VerbName> = z.output<(typeof verbSchemas)[V]['request']>;
@@ -54,6 +55,11 @@ export function createContractRouter(
         return { ok: true, value };
       } catch (error) {
         if (error instanceof UserFacingError) return { ok: false, error: error.toBody() };
+        // The service's failures already carry a sentence for the clinician (service-error.ts).
+        if (error instanceof ServiceCallError) {
+          log.warn('verb failed at the service', { verb, status: error.status, id: error.id });
+          return { ok: false, error: { code: 'service_error', message: error.sentence } };
+        }
         // Only the verb and the error class are logged: messages may carry request data.
         log.error('verb failed', { verb, error: (error as Error)?.name ?? 'unknown' });
         return fail(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkDraft,
   customFormProblems,
+  dateOfBirthProblem,
   emptyCustomForm,
   encounterIdFor,
   encounterIdProblem,
@@ -60,6 +61,16 @@ describe('a new visit', () => {
       },
     });
     expect(checkDraft({ ...draft, dateOfBirth: '1981-02-29' }).ok).toBe(false);
+  });
+
+  it('checks a date of birth once it is fully typed', () => {
+    expect(dateOfBirthProblem('1961-0', NOW)).toBeUndefined();
+    expect(dateOfBirthProblem('1961-04-09', NOW)).toBeUndefined();
+    expect(dateOfBirthProblem('2026-11-22', NOW)).toBeUndefined();
+    const rule = 'Date of birth must be a real past date written YYYY-MM-DD.';
+    expect(dateOfBirthProblem('2026-11-23', NOW)).toBe(rule);
+    expect(dateOfBirthProblem('1961-02-30', NOW)).toBe(rule);
+    expect(dateOfBirthProblem('09/04/1961', NOW)).toBe(rule);
   });
 
   it('needs at least one note section', () => {

@@ -1,7 +1,9 @@
 import { ENCOUNTER_LABELS, startEncounterSchema, type StartEncounter } from '../../shared/contract/encounter';
 import {
+  DATE_OF_BIRTH_RULE,
   DEFAULT_SECTIONS,
   FIELD_TYPES,
+  isPastIsoDate,
   SEXES,
   encounterIdSchema,
   formSchemaSchema,
@@ -56,9 +58,15 @@ export function newDraft(now: Date, specialty: Specialty): EncounterDraft {
   };
 }
 
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** The local calendar date as YYYY-MM-DD (a birth date is a calendar date, not an instant). */
+export function localIsoDate(now: Date): string {
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
 /** An id from the local date and time (letters and digits only, as the service requires). */
 export function encounterIdFor(now: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
   return `visit${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
 }
 
@@ -80,6 +88,17 @@ export const emptyField = (): CustomFieldDraft => ({
 export function encounterIdProblem(value: string): string | undefined {
   const checked = encounterIdSchema.safeParse(value);
   return checked.success ? undefined : `${ENCOUNTER_LABELS.encounterId} ${checked.error.issues[0]?.message}.`;
+}
+
+/**
+ * The date of birth checked once it is fully typed (YYYY-MM-DD is ten characters): the rule, or
+ * undefined while it is fine or still being typed.
+ */
+export function dateOfBirthProblem(value: string, now: Date): string | undefined {
+  if (value.length < 10) return undefined;
+  return isPastIsoDate(value, localIsoDate(now))
+    ? undefined
+    : `${ENCOUNTER_LABELS['context.patient_info.date_of_birth']} ${DATE_OF_BIRTH_RULE}.`;
 }
 
 /** The service's form item for one draft form. */

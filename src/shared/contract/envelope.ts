@@ -2,9 +2,11 @@ import type { FieldProblem } from '../validation';
 
 /**
  * Stable error codes a verb can fail with. `invalid_request` carries field problems;
- * `internal_error` never carries details (they stay in the main-process log).
+ * `service_error` is the documentation service failing or out of reach, in a sentence with the
+ * next step; `internal_error` never carries details (they stay in the main-process log).
  */
-export type ContractErrorCode = 'unknown_verb' | 'invalid_request' | 'forbidden' | 'internal_error';
+export type ContractErrorCode =
+  'unknown_verb' | 'invalid_request' | 'forbidden' | 'service_error' | 'internal_error';
 
 export interface ContractErrorBody {
   code: ContractErrorCode;

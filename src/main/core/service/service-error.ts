@@ -54,12 +54,14 @@ export function sentenceFor(status: number, id: string): string {
     case 'invalid_response':
       return 'The documentation service answered in a way this app does not understand. Ask your IT admin to check the app and service versions.';
     case 'unreachable':
-      return 'The documentation service cannot be reached. Check the network; recording continues and uploads when it is back.';
+      // Said of any call; a recording in progress has its own words (recorder-view.ts), since it
+      // keeps going offline.
+      return 'The documentation service cannot be reached. Check the network connection, then try again.';
     case 'timeout':
-      return 'The documentation service did not answer in time. The app will try again.';
+      return 'The documentation service did not answer in time. Try again in a moment.';
     default:
       return status >= 500
-        ? 'The documentation service had a problem. The app will try again.'
-        : 'The documentation service refused the request.';
+        ? 'The documentation service had a problem. Try again in a few minutes; if it keeps happening, tell your IT admin.'
+        : 'The documentation service refused the request. Check the service settings, or tell your IT admin.';
   }
 }

@@ -1,6 +1,11 @@
 import { useEffect, useId } from 'react';
 import { SPECIALTIES, STANDARD_SECTIONS } from '../../../shared/service';
-import { SEX_CHOICES, encounterIdProblem, type EncounterDraft } from '../../encounter/draft';
+import {
+  SEX_CHOICES,
+  dateOfBirthProblem,
+  encounterIdProblem,
+  type EncounterDraft,
+} from '../../encounter/draft';
 import { useAppStore } from '../../store/use-app-store';
 import { Field } from '../Field';
 import { FormsPicker } from './FormsPicker';
@@ -61,7 +66,10 @@ export function EncounterForm() {
         <Field
           label="Date of birth"
           hint="YYYY-MM-DD"
-          problem={problems['context.patient_info.date_of_birth']}
+          problem={
+            dateOfBirthProblem(draft.dateOfBirth, new Date()) ??
+            problems['context.patient_info.date_of_birth']
+          }
         >
           {(control) => (
             <input

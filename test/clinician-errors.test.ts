@@ -1,0 +1,80 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import type { AppCore } from '../src/main/core/app-core';
+import { createAppStore, bindAppEvents } from '../src/renderer/store/app-store';
+import { inProcessApi } from './support/in-process-api';
+import { createTestCore } from './support/test-core';
+
+/**
+ * The errors a clinician can meet when the documentation service fails them reach the screen as
+ * one sentence with the next step, never as "something went wrong inside the app".
+ */
+let sandbox: Sandbox;
+let core: AppCore;
+beforeAll(async () => {
+  sandbox = await startSandbox({ asr: 'energy' });
+});
+afterAll(() => sandbox.close());
+afterEach(async () => core?.stop());
+
+async function storeFor(baseUrl: string) {
+  core = await createTestCore();
+  const api = inProcessApi(core);
+  await api.call('settings.set', {
+    service: { kind: 'url', baseUrl },
+    partnerId: 'demo-bearer',
+    authModel: 'bearer',
+    providerId: 'dr-errors',
+    providerName: 'Dr Errors',
+    providerOrgId: 'clinic-e',
+    firstRunComplete: true,
+  });
+  await api.call('secrets.setPartnerToken', { token: 'sandbox-bearer-partner-token' });
+  const store = createAppStore(api);
+  bindAppEvents(store, api);
+  await store.getState().loadSettings();
+  return store;
+}
+
+async function fault(body: unknown): Promise<void> {
+  const reply = await fetch(`${sandbox.url}/__sandbox/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  expect(reply.status).toBe(200);
+}
+
+describe('service failures, as the clinician reads them', () => {
+  it('an unreachable service: the visit does not start, and Start again is the next step', async () => {
+    const store = await storeFor('http://127.0.0.1:9');
+    await store.getState().startRecording();
+    expect(store.getState().recordingError).toBe(
+      'The documentation service cannot be reached, so the visit did not start. Check the network connection, then press Start recording again.',
+    );
+    expect(store.getState().recorder).toBeNull();
+    await store.getState().loadTemplates();
+    expect(store.getState().templatesError).toBe(
+      'The documentation service cannot be reached. Check the network connection, then try again.',
+    );
+  });
+
+  it(
+    'a service answering 500: a sentence that says to try again and when to tell IT',
+    { timeout: 60_000 },
+    async () => {
+      const store = await storeFor(sandbox.url);
+      await store.getState().loadTemplates();
+      expect(store.getState().templates?.length).toBeGreaterThan(0);
+      await fault({ action: 'fail_rest', count: 1000 });
+      try {
+        await store.getState().startRecording();
+      } finally {
+        await fault({ action: 'clear' });
+      }
+      expect(store.getState().recordingError).toBe(
+        'The documentation service had a problem starting the visit. Press Start recording again in a moment; if it keeps happening, tell your IT admin.',
+      );
+    },
+  );
+});
