@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import {
+  appendFileSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import {
+  SpoolKeyError,
+  continueAudioSpool,
+  createAudioSpool,
+  listAudioSpools,
+  recoverAudioSpool,
+  sweepAudioSpools,
+  type SpoolOptions,
+} from './audio-spool';
+import { recordBytes } from './spool-record';
+
+const CHUNK = 3_200;
+const key = randomBytes(32);
+
+/** 100 ms chunks of distinct, recognisable bytes. */
+const chunk = (n: number) => Buffer.alloc(CHUNK, n % 251);
+
+function options(overrides: Partial<SpoolOptions> = {}): SpoolOptions {
+  return {
+    dir: join(mkdtempSync(join(tmpdir(), 'scribe-spool-')), 'visit'),
+    key,
+    sessionId: '3f2504e0-4f89-41d3-9a0c-0305e82c3301',
+    encounterId: 'bed12',
+    kind: 'ambient',
+    segmentAudioBytes: CHUNK * 10,
+    ...overrides,
+  };
+}
+
+function write(o: SpoolOptions, chunks: number) {
+  const spool = createAudioSpool(o);
+  for (let n = 0; n < chunks; n++) spool.append(chunk(n));
+  return spool;
+}
+
+const segments = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.spool'))
+    .sort();
+const joined = (chunks: { audio: Buffer }[]) => Buffer.concat(chunks.map((c) => c.audio));
+const expected = (from: number, to: number) =>
+  Buffer.concat(Array.from({ length: to - from }, (_, k) => chunk(from + k)));
+
+describe('the audio spool', () => {
+  it('gives back every byte appended, in order, across segments, after a reopen', () => {
+    const o = options();
+    const spool = write(o, 25);
+    spool.close();
+    expect(segments(o.dir)).toEqual(['segment-000001.spool', 'segment-000002.spool', 'segment-000003.spool']);
+    const recovered = recoverAudioSpool(o.dir, key);
+    expect(recovered.problems).toEqual([]);
+    expect(recovered.length).toBe(25 * CHUNK);
+    expect(joined(recovered.chunks).equals(expected(0, 25))).toBe(true);
+    expect(recovered.manifest).toMatchObject({ encounterId: 'bed12', state: 'recording' });
+  });
+
+  it('keeps nothing readable on disk: no audio in the clear, owner-only files', () => {
+    const o = options();
+    const loud = Buffer.alloc(CHUNK, 0x5a);
+    const spool = createAudioSpool(o);
+    spool.append(loud);
+    spool.close();
+    const file = join(o.dir, 'segment-000001.spool');
+    expect(readFileSync(file).includes(loud.subarray(0, 64))).toBe(false);
+    expect(statSync(file).mode & 0o077).toBe(0);
+    expect(statSync(join(o.dir, 'manifest.json')).mode & 0o077).toBe(0);
+  });
+
+  it('recovers what a killed app had written without closing anything (no fsync, no manifest update)', () => {
+    const o = options();
+    write(o, 15); // never closed: the second segment is still open
+    const recovered = recoverAudioSpool(o.dir, key);
+    expect(recovered.problems).toEqual([]);
+    expect(joined(recovered.chunks).equals(expected(0, 15))).toBe(true);
+  });
+
+  it('drops a torn last record and recovers every complete one before it', () => {
+    const o = options();
+    write(o, 14);
+    const last = join(o.dir, segments(o.dir).at(-1)!);
+    // The crash cut the last write short.
+    truncateSync(last, statSync(last).size - 100);
+    const recovered = recoverAudioSpool(o.dir, key);
+    expect(recovered.length).toBe(13 * CHUNK);
+    expect(joined(recovered.chunks).equals(expected(0, 13))).toBe(true);
+    expect(recovered.problems).toEqual([
+      `segment-000002.spool: torn tail dropped at byte ${3 * recordBytes(CHUNK)}`,
+    ]);
+  });
+
+  it('continues a recovered spool in a new segment, with no gap and nothing twice', () => {
+    const o = options();
+    write(o, 14);
+    const recovered = recoverAudioSpool(o.dir, key);
+    const continued = continueAudioSpool(o, recovered);
+    for (let n = 14; n < 20; n++) continued.append(chunk(n));
+    continued.close();
+    const again = recoverAudioSpool(o.dir, key);
+    expect(again.problems).toEqual([]);
+    expect(joined(again.chunks).equals(expected(0, 20))).toBe(true);
+  });
+
+  it('refuses another key, and reports a damaged record instead of passing damaged audio on', () => {
+    const o = options();
+    write(o, 5).close();
+    expect(() => recoverAudioSpool(o.dir, randomBytes(32))).toThrow(SpoolKeyError);
+
+    const file = join(o.dir, 'segment-000001.spool');
+    const bytes = readFileSync(file);
+    bytes.writeUInt8(bytes.readUInt8(2 * recordBytes(CHUNK) + 100) ^ 0xff, 2 * recordBytes(CHUNK) + 100); // one damaged byte of audio in the third record
+    writeFileSync(file, bytes);
+    const recovered = recoverAudioSpool(o.dir, key);
+    expect(recovered.length).toBe(2 * CHUNK);
+    expect(recovered.problems).toEqual([
+      `segment-000001.spool: unreadable record at byte ${2 * recordBytes(CHUNK)} (authentication failed)`,
+    ]);
+  });
+
+  it('will not take a record from another visit’s spool', () => {
+    const a = options();
+    write(a, 2).close();
+    const b = options({ sessionId: '9b2f1c4e-1a2b-4c3d-8e9f-0a1b2c3d4e5f' });
+    write(b, 2).close();
+    // Someone pastes a's records after b's.
+    appendFileSync(join(b.dir, 'segment-000001.spool'), readFileSync(join(a.dir, 'segment-000001.spool')));
+    const recovered = recoverAudioSpool(b.dir, key);
+    expect(recovered.length).toBe(2 * CHUNK);
+    expect(recovered.problems).toHaveLength(1);
+  });
+
+  it('retention: delivered audio goes after the grace period, anything after the age limit', () => {
+    const root = mkdtempSync(join(tmpdir(), 'scribe-spools-'));
+    let clock = 1_000_000;
+    const make = (name: string, sessionId: string) => {
+      const spool = write(options({ dir: join(root, name), sessionId, now: () => clock }), 1);
+      spool.close();
+      return spool;
+    };
+    const delivered = make('a', 'a');
+    make('b', 'b'); // still recording (the app crashed): kept until the age limit
+    clock += 1_000;
+    delivered.setState('delivered');
+    const week = 7 * 24 * 3_600_000;
+    expect(sweepAudioSpools(root, clock + 59_000, { graceMs: 60_000, maxAgeMs: week })).toEqual([]);
+    expect(sweepAudioSpools(root, clock + 60_000, { graceMs: 60_000, maxAgeMs: week })).toEqual(['a']);
+    expect(listAudioSpools(root).map((s) => s.manifest.sessionId)).toEqual(['b']);
+    expect(sweepAudioSpools(root, 1_000_000 + week, { graceMs: 60_000, maxAgeMs: week })).toEqual(['b']);
+    expect(listAudioSpools(root)).toEqual([]);
+  });
+});
