@@ -10,6 +10,8 @@ import { createServiceSessions } from './encounter/service-session';
 import { createEventHub, type EventHub } from './event-hub';
 import { createEncounterHistory } from './history/encounter-history';
 import { createJsonFileStorage } from './json-file-storage';
+import { sweepAudioSpools } from './spool/audio-spool';
+import { loadSpoolKey } from './spool/spool-key';
 import type { Clock, JsonStorage, Logger } from './ports';
 import type { RecorderTiming } from './recorder/recorder-types';
 import { SECRET_NAMES, type SecretBox } from './secrets/secret-box';
@@ -52,6 +54,9 @@ export interface AppCore {
 
 export const DEFAULT_HEARTBEAT_MS = 2_000;
 
+/** How long visit audio stays on this computer (issue 7: "never kept longer than 7 days"). */
+export const SPOOL_RETENTION = { graceMs: 10 * 60_000, maxAgeMs: 7 * 24 * 3_600_000 };
+
 /** Everything main does, wired from its ports; both shells (Electron and browser mode) call this. */
 export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   const settings = await createSettingsService(deps.settingsStorage, deps.log);
@@ -71,6 +76,12 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     log: deps.log,
     onChange: (entries) => events.emit('history.changed', { entries }),
   });
+  // Visits' audio, encrypted (spool/): delivered audio goes after a grace period, all of it after
+  // a week at most.
+  const spoolRoot = join(deps.appInfo.dataDirectory, 'spool');
+  let spoolKey: Promise<Uint8Array> | undefined;
+  const removed = sweepAudioSpools(spoolRoot, deps.clock.now(), SPOOL_RETENTION);
+  if (removed.length > 0) deps.log.info('spool: removed old visit audio', { visits: removed.length });
   const encounters = createEncounterController({
     clock: deps.clock,
     log: deps.log,
@@ -79,6 +90,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     onRecorderChange: (view) => events.emit('recorder.changed', view),
     onResultsProgress: (progress) => events.emit('results.progress', progress),
     onVisit: (entry) => history.record(entry),
+    spool: { root: spoolRoot, key: () => (spoolKey ??= loadSpoolKey(deps.secrets)) },
   });
   const session = () => sessions.get(settings.get());
   const secretsStatus = async () => ({

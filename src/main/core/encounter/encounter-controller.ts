@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import type {
   AudioChunk,
   HistoryEntry,
@@ -16,6 +17,8 @@ import { createStreamClient, type StreamClient } from '../stream/stream-client';
 import type { FormContextItem } from '../../../shared/service';
 import type { ServiceSession } from './service-session';
 import { UserFacingError } from '../user-facing-error';
+import { createAudioSpool, type AudioSpool } from '../spool/audio-spool';
+import { spooledAudioLog } from '../spool/spooled-audio-log';
 
 /** One service session fed the visit's audio: its own stream and recorder. */
 interface Leg {
@@ -23,6 +26,8 @@ interface Leg {
   sessionId: string;
   recorder: Recorder;
   stream: StreamClient;
+  /** The leg's audio on disk, when the core keeps a spool (issue 7). */
+  spool?: AudioSpool;
 }
 
 /**
@@ -44,6 +49,11 @@ export interface EncounterControllerDeps {
   resultsPolling?: { firstDelayMs?: number; maxDelayMs?: number };
   onRecorderChange(view: RecorderView): void;
   onResultsProgress(progress: { sessionId: string; status: string; elapsedMs: number; done: boolean }): void;
+  /**
+   * Where each leg's audio is spooled, encrypted, before it counts as captured: one directory per
+   * service session under `root`. Without it the audio lives in memory only (unit tests).
+   */
+  spool?: { root: string; key(): Promise<Uint8Array> };
   /** A visit started or changed state (for the History list; ids and times only). */
   onVisit?(entry: Pick<HistoryEntry, 'sessionId'> & Partial<HistoryEntry>): void;
 }
@@ -88,6 +98,9 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       throw new UserFacingError('invalid_request', 'A recording is already running. End or cancel it first.');
     }
     await session.auth.current();
+    const spoolKey = deps.spool ? await deps.spool.key() : undefined;
+    const legFor = (kind: Leg['kind'], id: string) =>
+      openLeg(kind, id, session, timing, { encounterId: request.encounterId, key: spoolKey });
     const sessionId =
       request.kind === 'ambient'
         ? await session.rest.createAmbientSession(request.encounterId, randomUUID())
@@ -100,11 +113,11 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     if (request.kind === 'ambient' && request.formItems?.length) {
       const formSessionId = await session.rest.createFormSession(request.encounterId);
       await session.rest.postFormContext(formSessionId, request.formItems);
-      formLeg = openLeg('form', formSessionId, session, timing);
+      formLeg = legFor('form', formSessionId);
     }
 
     const encounter: ActiveEncounter = {
-      ...openLeg(request.kind, sessionId, session, timing),
+      ...legFor(request.kind, sessionId),
       encounterId: request.encounterId,
       session,
       ...(formLeg ? { formLeg } : {}),
@@ -133,13 +146,26 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     sessionId: string,
     session: ServiceSession,
     timing: Partial<RecorderTiming>,
+    spooling: { encounterId: string; key: Uint8Array | undefined },
   ): Leg {
+    const spool =
+      deps.spool && spooling.key
+        ? createAudioSpool({
+            dir: join(deps.spool.root, sessionId),
+            key: spooling.key,
+            sessionId,
+            encounterId: spooling.encounterId,
+            kind,
+            now: () => deps.clock.now(),
+          })
+        : undefined;
     const stream = createStreamClient({
       endpoint: session.connection.endpoint,
       sessionId,
       tokens: session.auth,
       clock: deps.clock,
       log: deps.log,
+      ...(spool ? { audioLog: spooledAudioLog(spool) } : {}),
     });
     const recorder = createRecorder({
       stream,
@@ -147,7 +173,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       log: deps.log,
       timing: { ...timing, ...deps.recorderTiming },
     });
-    return { kind, sessionId, recorder, stream };
+    return { kind, sessionId, recorder, stream, ...(spool ? { spool } : {}) };
   }
 
   function requireActive(): ActiveEncounter {
@@ -185,6 +211,9 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     onProgress?: (progress: { status: string; elapsedMs: number }) => void,
   ): Promise<string> {
     await leg.recorder.end();
+    // Every byte is with the service; the spool stays until the note is delivered.
+    leg.spool?.close();
+    leg.spool?.setState('ended');
     const { rest } = encounter.session;
     if (leg.kind === 'ambient') await rest.endAmbientSession(leg.sessionId);
     else await rest.endFormSession(leg.sessionId);
@@ -198,7 +227,11 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       ...(onProgress ? { onProgress: (p) => onProgress({ status: p.status, elapsedMs: p.elapsedMs }) } : {}),
     });
     polls.set(leg.sessionId, poll);
-    return poll.done;
+    const final = await poll.done;
+    // Delivered (a note, or the service's verdict that there is none): the retention sweep removes
+    // the audio after its grace period. A failed session keeps it.
+    if (final === 'completed' || final === 'skipped') leg.spool?.setState('delivered');
+    return final;
   }
 
   async function afterEnd(
@@ -285,6 +318,8 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       for (const leg of legsOf(encounter)) {
         await leg.recorder.cancel();
         leg.stream.dispose();
+        // Discarded by the clinician: nothing of the visit is kept.
+        leg.spool?.discard();
       }
       deps.onVisit?.({ sessionId: encounter.sessionId, state: 'cancelled', endedAt: deps.clock.now() });
       return view();
@@ -337,6 +372,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       for (const leg of active ? legsOf(active) : []) {
         leg.recorder.dispose();
         leg.stream.dispose();
+        leg.spool?.close();
       }
     },
   };

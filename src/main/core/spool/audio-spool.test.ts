@@ -141,6 +141,16 @@ describe('the audio spool', () => {
     expect(recovered.problems).toHaveLength(1);
   });
 
+  it('a discarded spool is deleted and takes no more audio', () => {
+    const o = options();
+    const spool = write(o, 3);
+    spool.discard();
+    spool.append(chunk(4));
+    spool.setState('ended');
+    spool.close();
+    expect(listAudioSpools(join(o.dir, '..'))).toEqual([]);
+  });
+
   it('retention: delivered audio goes after the grace period, anything after the age limit', () => {
     const root = mkdtempSync(join(tmpdir(), 'scribe-spools-'));
     let clock = 1_000_000;

@@ -51,6 +51,8 @@ export interface AudioSpool {
   setState(state: SpoolState): void;
   /** Closes the open segment (fsynced) and saves the manifest. */
   close(): void;
+  /** The clinician discarded the visit: the spool is deleted, and later calls do nothing. */
+  discard(): void;
 }
 
 export interface SpoolOptions {
@@ -92,8 +94,10 @@ function openSpool(options: SpoolOptions, manifest: SpoolManifest, startLength: 
   let length = startLength;
   let fd: number | undefined;
   let segmentAudio = 0;
+  let discarded = false;
 
   const saveManifest = () => {
+    if (discarded) return;
     manifest.updatedAt = now();
     writeFileAtomic.sync(join(options.dir, MANIFEST), JSON.stringify(manifest), { mode: 0o600, fsync: true });
   };
@@ -120,7 +124,7 @@ function openSpool(options: SpoolOptions, manifest: SpoolManifest, startLength: 
       return length;
     },
     append(pcm) {
-      if (pcm.length === 0) return;
+      if (pcm.length === 0 || discarded) return;
       if (fd === undefined) openSegment();
       const record = sealRecord(options.key, manifest.sessionId, length, pcm);
       writeSync(fd!, record);
@@ -141,6 +145,11 @@ function openSpool(options: SpoolOptions, manifest: SpoolManifest, startLength: 
     close() {
       closeSegment();
       saveManifest();
+    },
+    discard() {
+      closeSegment();
+      discarded = true;
+      rmSync(options.dir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,108 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { syntheticSpeech } from '../sandbox/test-support/service-client';
+import type { AppCore } from '../src/main/core/app-core';
+import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
+import { listAudioSpools, recoverAudioSpool } from '../src/main/core/spool/audio-spool';
+import { loadSpoolKey } from '../src/main/core/spool/spool-key';
+import { encodeAudioChunk, type EventName, type VerbName } from '../src/shared/contract';
+import { createTestCore } from './support/test-core';
+
+/**
+ * Every byte the service is to receive is first in the visit's encrypted spool on disk: after a
+ * visit, the spool holds exactly what the service got (same SHA-256), marked delivered; a
+ * discarded visit leaves nothing behind.
+ */
+let sandbox: Sandbox;
+let core: AppCore;
+const secrets = createMemorySecretBox();
+const events: { event: string; payload: Record<string, unknown> }[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ asr: 'energy', minSpeechMs: 500 });
+});
+afterAll(() => sandbox.close());
+afterEach(async () => core?.stop());
+
+async function call<T = Record<string, unknown>>(verb: VerbName, payload?: unknown): Promise<T> {
+  const result = await core.router.dispatch(verb, payload);
+  if (!result.ok) throw new Error(`${verb}: ${result.error.message}`);
+  return result.value as T;
+}
+
+async function waitFor(event: EventName, match: (p: Record<string, unknown>) => boolean) {
+  for (let i = 0; i < 1_500; i++) {
+    const found = events.find((e) => e.event === event && match(e.payload));
+    if (found) return found.payload;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no ${event}`);
+}
+
+async function startVisit(): Promise<{ sessionId: string; dataDir: string }> {
+  core = await createTestCore({
+    secrets,
+    recorderTiming: { autoPauseAfterMs: 1_000, captureStallMs: 5_000 },
+  });
+  events.length = 0;
+  core.events.subscribe((event, payload) =>
+    events.push({ event, payload: payload as Record<string, unknown> }),
+  );
+  await call('settings.set', {
+    service: { kind: 'url', baseUrl: sandbox.url },
+    partnerId: 'demo-bearer',
+    authModel: 'bearer',
+    providerId: 'dr-spool',
+    providerName: 'Dr Spool',
+    providerOrgId: 'clinic-s',
+  });
+  await call('secrets.setPartnerToken', { token: 'sandbox-bearer-partner-token' });
+  const view = await call<{ sessionId: string }>('encounter.start', {
+    kind: 'ambient',
+    encounterId: 'spool1',
+  });
+  const info = await call<{ dataDirectory: string }>('app.info');
+  return { sessionId: view.sessionId, dataDir: info.dataDirectory };
+}
+
+function play(pattern: string): void {
+  for (const [seq, c] of [...pattern].entries()) {
+    const speech = c === 'S';
+    const pcm = syntheticSpeech([{ speechMs: speech ? 100 : 0, silenceMs: speech ? 0 : 100 }], seq + 1);
+    core.acceptChunk(encodeAudioChunk({ seq, capturedAt: seq * 100, pcm, speech }));
+  }
+}
+
+describe('the spool behind a visit', () => {
+  it('holds exactly the audio the service received, and is marked delivered with the note', async () => {
+    const { sessionId, dataDir } = await startVisit();
+    play(`${'.'.repeat(5)}${'S'.repeat(20)}${'.'.repeat(15)}${'S'.repeat(10)}${'.'.repeat(5)}`);
+    await call('recorder.end');
+    const done = await waitFor('results.progress', (p) => p.sessionId === sessionId && p.done === true);
+    expect(done.status).toBe('completed');
+
+    const received = (await (await fetch(`${sandbox.url}/__sandbox/sessions/${sessionId}`)).json()) as {
+      pcm_sha256: string;
+      received_bytes: number;
+    };
+    const spooled = recoverAudioSpool(join(dataDir, 'spool', sessionId), await loadSpoolKey(secrets));
+    expect(spooled.problems).toEqual([]);
+    const pcm = Buffer.concat(spooled.chunks.map((c) => c.audio));
+    expect(pcm.length).toBe(received.received_bytes);
+    expect(createHash('sha256').update(pcm).digest('hex')).toBe(received.pcm_sha256);
+    expect(spooled.manifest).toMatchObject({ encounterId: 'spool1', state: 'delivered' });
+    expect(spooled.manifest.ackedOffset).toBe(received.received_bytes);
+  });
+
+  it('a discarded visit leaves no audio behind', async () => {
+    const { sessionId, dataDir } = await startVisit();
+    play('S'.repeat(10));
+    expect(existsSync(join(dataDir, 'spool', sessionId))).toBe(true);
+    await call('recorder.cancel');
+    expect(existsSync(join(dataDir, 'spool', sessionId))).toBe(false);
+    expect(listAudioSpools(join(dataDir, 'spool'))).toEqual([]);
+  });
+});
