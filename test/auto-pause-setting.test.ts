@@ -5,6 +5,7 @@ import type { AppCore } from '../src/main/core/app-core';
 import { DEFAULT_RECORDER_TIMING } from '../src/main/core/recorder/recorder-types';
 import { encodeAudioChunk, type VerbName } from '../src/shared/contract';
 import { DEFAULT_SETTINGS } from '../src/shared/settings';
+import { callVerb, useBearerPartner } from './support/sandbox-partner';
 import { createTestCore } from './support/test-core';
 
 /**
@@ -21,11 +22,8 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 afterEach(async () => core?.stop());
 
-async function call<T = Record<string, unknown>>(verb: VerbName, payload?: unknown): Promise<T> {
-  const result = await core.router.dispatch(verb, payload);
-  if (!result.ok) throw new Error(`${verb}: ${result.error.message}`);
-  return result.value as T;
-}
+const call = <T = Record<string, unknown>>(verb: VerbName, payload?: unknown) =>
+  callVerb<T>(core, verb, payload);
 
 async function sandboxSession(id: string) {
   return (await (await fetch(`${sandbox.url}/__sandbox/sessions/${id}`)).json()) as {
@@ -51,16 +49,7 @@ async function bytesBeforePause(settings: Record<string, unknown>, testTiming = 
   core.events.subscribe((event, payload) => {
     if (event === 'recorder.changed') views.push(payload as { state: string });
   });
-  await call('settings.set', {
-    service: { kind: 'url', baseUrl: sandbox.url },
-    partnerId: 'demo-bearer',
-    authModel: 'bearer',
-    providerId: 'dr-pause',
-    providerName: 'Dr Pause',
-    providerOrgId: 'clinic-p',
-    ...settings,
-  });
-  await call('secrets.setPartnerToken', { token: 'sandbox-bearer-partner-token' });
+  await useBearerPartner(core, sandbox.url, 'dr-pause', settings);
   const view = await call<{ sessionId: string }>('encounter.start', {
     kind: 'ambient',
     encounterId: 'pause1',

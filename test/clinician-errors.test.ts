@@ -3,6 +3,7 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { AppCore } from '../src/main/core/app-core';
 import { createAppStore, bindAppEvents } from '../src/renderer/store/app-store';
 import { inProcessApi } from './support/in-process-api';
+import { useBearerPartner } from './support/sandbox-partner';
 import { createTestCore } from './support/test-core';
 
 /**
@@ -20,16 +21,7 @@ afterEach(async () => core?.stop());
 async function storeFor(baseUrl: string) {
   core = await createTestCore();
   const api = inProcessApi(core);
-  await api.call('settings.set', {
-    service: { kind: 'url', baseUrl },
-    partnerId: 'demo-bearer',
-    authModel: 'bearer',
-    providerId: 'dr-errors',
-    providerName: 'Dr Errors',
-    providerOrgId: 'clinic-e',
-    firstRunComplete: true,
-  });
-  await api.call('secrets.setPartnerToken', { token: 'sandbox-bearer-partner-token' });
+  await useBearerPartner(core, baseUrl, 'dr-errors', { firstRunComplete: true });
   const store = createAppStore(api);
   bindAppEvents(store, api);
   await store.getState().loadSettings();

@@ -9,6 +9,7 @@ import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
 import { listAudioSpools, recoverAudioSpool } from '../src/main/core/spool/audio-spool';
 import { loadSpoolKey } from '../src/main/core/spool/spool-key';
 import { encodeAudioChunk, type EventName, type VerbName } from '../src/shared/contract';
+import { callVerb, useBearerPartner } from './support/sandbox-partner';
 import { createTestCore } from './support/test-core';
 
 /**
@@ -27,11 +28,8 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 afterEach(async () => core?.stop());
 
-async function call<T = Record<string, unknown>>(verb: VerbName, payload?: unknown): Promise<T> {
-  const result = await core.router.dispatch(verb, payload);
-  if (!result.ok) throw new Error(`${verb}: ${result.error.message}`);
-  return result.value as T;
-}
+const call = <T = Record<string, unknown>>(verb: VerbName, payload?: unknown) =>
+  callVerb<T>(core, verb, payload);
 
 async function waitFor(event: EventName, match: (p: Record<string, unknown>) => boolean) {
   for (let i = 0; i < 1_500; i++) {
@@ -51,15 +49,7 @@ async function startVisit(): Promise<{ sessionId: string; dataDir: string }> {
   core.events.subscribe((event, payload) =>
     events.push({ event, payload: payload as Record<string, unknown> }),
   );
-  await call('settings.set', {
-    service: { kind: 'url', baseUrl: sandbox.url },
-    partnerId: 'demo-bearer',
-    authModel: 'bearer',
-    providerId: 'dr-spool',
-    providerName: 'Dr Spool',
-    providerOrgId: 'clinic-s',
-  });
-  await call('secrets.setPartnerToken', { token: 'sandbox-bearer-partner-token' });
+  await useBearerPartner(core, sandbox.url, 'dr-spool');
   const view = await call<{ sessionId: string }>('encounter.start', {
     kind: 'ambient',
     encounterId: 'spool1',
