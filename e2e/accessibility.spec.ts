@@ -47,3 +47,14 @@ test('the visit can be started from the keyboard alone, with focus always visibl
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('recorder-state')).not.toHaveText('Ready to record');
 });
+
+test('the theme follows the computer, and a theme chosen in Settings wins over it', async ({ scribe }) => {
+  const { page } = scribe;
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect.poll(background).toBe('rgb(21, 24, 29)');
+  await page.getByLabel('Theme').selectOption('light');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect.poll(background).toBe('rgb(246, 247, 249)');
+  await expectAccessible(page, 'visit (light theme on a dark computer)');
+});
