@@ -3,7 +3,9 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { AppCore } from '../src/main/core/app-core';
 import { createAppStore, bindAppEvents } from '../src/renderer/store/app-store';
 import { inProcessApi } from './support/in-process-api';
-import { useBearerPartner } from './support/sandbox-partner';
+import { callVerb, useBearerPartner } from './support/sandbox-partner';
+import { syntheticSpeech } from '../sandbox/test-support/service-client';
+import { encodeAudioChunk } from '../src/shared/contract';
 import { createTestCore } from './support/test-core';
 
 /**
@@ -67,6 +69,44 @@ describe('service failures, as the clinician reads them', () => {
       expect(store.getState().recordingError).toBe(
         'The documentation service had a problem starting the visit. Press Start recording again in a moment; if it keeps happening, tell your IT admin.',
       );
+    },
+  );
+
+  it(
+    'a service failing after End: the results say so with the next step, and a second End changes nothing',
+    { timeout: 60_000 },
+    async () => {
+      core = await createTestCore();
+      await useBearerPartner(core, sandbox.url, 'dr-end');
+      const progress: { sessionId: string; status: string; done: boolean }[] = [];
+      core.events.subscribe((event, payload) => {
+        if (event === 'results.progress') progress.push(payload as (typeof progress)[number]);
+      });
+      const view = await callVerb<{ sessionId: string }>(core, 'encounter.start', {
+        kind: 'ambient',
+        encounterId: 'end1',
+      });
+      for (let seq = 0; seq < 10; seq++) {
+        const pcm = syntheticSpeech([{ speechMs: 100, silenceMs: 0 }], seq + 1);
+        core.acceptChunk(encodeAudioChunk({ seq, capturedAt: seq * 100, pcm, speech: true }));
+      }
+      await fault({ action: 'fail_rest', count: 1000 });
+      try {
+        await callVerb(core, 'recorder.end');
+        await callVerb(core, 'recorder.end');
+        await expect.poll(() => progress.find((p) => p.done), { timeout: 45_000 }).toBeTruthy();
+      } finally {
+        await fault({ action: 'clear' });
+      }
+      expect(progress.filter((p) => p.done)).toEqual([
+        expect.objectContaining({ sessionId: view.sessionId, status: 'failed' }),
+      ]);
+      const results = await callVerb<{ problem: string }>(core, 'results.get', { sessionId: view.sessionId });
+      expect(results.problem).toBe(
+        "The documentation service had a problem. Try again in a few minutes; if it keeps happening, tell your IT admin. The visit's audio stays on this computer for up to 7 days.",
+      );
+      const history = await callVerb<{ entries: { state: string }[] }>(core, 'history.list');
+      expect(history.entries[0]?.state).toBe('failed');
     },
   );
 });

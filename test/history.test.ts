@@ -82,6 +82,12 @@ describe('history', () => {
       expect(again.getState().resultsError).toBeNull();
       expect(again.getState().results).toEqual(before);
 
+      // A finished visit has nothing left to finish or discard: the list says so in a sentence.
+      await again.getState().finishInterrupted(view.sessionId!);
+      expect(again.getState().historyError).toBe('This visit has nothing left to finish.');
+      await again.getState().discardInterrupted(view.sessionId!);
+      expect(again.getState().historyError).toBe('This visit has nothing left to finish.');
+
       // Unknown sessions are refused in a sentence, not with a crash.
       await again.getState().reopen('not-a-session');
       expect(again.getState().resultsError).toBe('This app has no results for that recording.');

@@ -10,7 +10,9 @@ import { listAudioSpools, recoverAudioSpool } from '../src/main/core/spool/audio
 import { loadSpoolKey } from '../src/main/core/spool/spool-key';
 import { encodeAudioChunk, type EventName, type VerbName } from '../src/shared/contract';
 import { callVerb, useBearerPartner } from './support/sandbox-partner';
-import { createTestCore } from './support/test-core';
+import { createTestCore, testAppInfo } from './support/test-core';
+import { createJsonFileStorage } from '../src/main/core/json-file-storage';
+import { silentLogger } from '../src/main/core/ports';
 
 /**
  * Every byte the service is to receive is first in the visit's encrypted spool on disk: after a
@@ -40,15 +42,25 @@ async function waitFor(event: EventName, match: (p: Record<string, unknown>) => 
   throw new Error(`no ${event}`);
 }
 
-async function startVisit(): Promise<{ sessionId: string; dataDir: string }> {
+async function startCore(dataDir?: string): Promise<void> {
   core = await createTestCore({
     secrets,
     recorderTiming: { autoPauseAfterMs: 1_000, captureStallMs: 5_000 },
+    ...(dataDir
+      ? {
+          appInfo: testAppInfo(dataDir),
+          settingsStorage: createJsonFileStorage(join(dataDir, 'settings.json'), silentLogger),
+        }
+      : {}),
   });
   events.length = 0;
   core.events.subscribe((event, payload) =>
     events.push({ event, payload: payload as Record<string, unknown> }),
   );
+}
+
+async function startVisit(): Promise<{ sessionId: string; dataDir: string }> {
+  await startCore();
   await useBearerPartner(core, sandbox.url, 'dr-spool');
   const view = await call<{ sessionId: string }>('encounter.start', {
     kind: 'ambient',
@@ -94,5 +106,51 @@ describe('the spool behind a visit', () => {
     await call('recorder.cancel');
     expect(existsSync(join(dataDir, 'spool', sessionId))).toBe(false);
     expect(listAudioSpools(join(dataDir, 'spool'))).toEqual([]);
+  });
+
+  it('a visit the app stopped in the middle of is finished by the next run: same session, every byte once', async () => {
+    const { sessionId, dataDir } = await startVisit();
+    play(`${'.'.repeat(5)}${'S'.repeat(30)}`);
+    // Once the service has part of it, the app stops without End (as after a crash, the manifest
+    // still says "recording").
+    await waitFor('recorder.changed', (v) => v.state === 'streaming');
+    await core.stop();
+
+    await startCore(dataDir);
+    const history = await call<{ entries: { sessionId: string; state: string }[] }>('history.list');
+    expect(history.entries).toEqual([expect.objectContaining({ sessionId, state: 'interrupted' })]);
+    await call('history.finish', { sessionId });
+    const done = await waitFor('results.progress', (p) => p.sessionId === sessionId && p.done === true);
+    expect(done.status).toBe('completed');
+
+    const received = (await (await fetch(`${sandbox.url}/__sandbox/sessions/${sessionId}`)).json()) as {
+      pcm_sha256: string;
+      received_bytes: number;
+    };
+    const spooled = recoverAudioSpool(join(dataDir, 'spool', sessionId), await loadSpoolKey(secrets));
+    const pcm = Buffer.concat(spooled.chunks.map((c) => c.audio));
+    expect(pcm.length).toBe(35 * 3_200);
+    expect(received.received_bytes).toBe(pcm.length);
+    expect(received.pcm_sha256).toBe(createHash('sha256').update(pcm).digest('hex'));
+    expect(spooled.manifest.state).toBe('delivered');
+    const results = await call<{ summary: unknown[] }>('results.get', { sessionId });
+    expect(results.summary.length).toBeGreaterThan(0);
+    expect((await call<{ entries: { state: string }[] }>('history.list')).entries[0]?.state).toBe('done');
+    // Nothing is left to finish, and asking again says so.
+    await expect(call('history.finish', { sessionId })).rejects.toThrow(
+      'This visit has nothing left to finish.',
+    );
+  });
+
+  it('an interrupted visit can be discarded instead: its audio is deleted', async () => {
+    const { sessionId, dataDir } = await startVisit();
+    play('S'.repeat(5));
+    await core.stop();
+    await startCore(dataDir);
+    await call('history.discard', { sessionId });
+    expect(existsSync(join(dataDir, 'spool', sessionId))).toBe(false);
+    expect((await call<{ entries: { state: string }[] }>('history.list')).entries[0]?.state).toBe(
+      'cancelled',
+    );
   });
 });

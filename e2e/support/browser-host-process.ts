@@ -9,6 +9,8 @@ export interface HostProcess {
   /** The Node process (benchmarks read its CPU time). */
   pid: number;
   stop(): Promise<void>;
+  /** Kills it with SIGKILL: no handler runs, as when the app crashes or is killed. */
+  kill(): Promise<void>;
 }
 
 /** Starts `node out/main/browser.js` as its own process, as `npm run start:browser` does. */
@@ -41,6 +43,11 @@ export async function startHostProcess(dataDir: string): Promise<HostProcess> {
     async stop() {
       if (child.exitCode !== null) return;
       child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+    async kill() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGKILL');
       await once(child, 'exit');
     },
   };

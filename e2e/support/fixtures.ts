@@ -14,6 +14,8 @@ export interface ScribeApp {
   dataDir: string;
   /** Stops the app (host process or Electron) and starts it again on the same data directory. */
   restart(): Promise<Page>;
+  /** Kills the app with SIGKILL (a crash) and starts it again on the same data directory. */
+  crash(): Promise<Page>;
   /** Browser mode only: the page origin and the launch address. */
   host?: HostProcess;
 }
@@ -67,6 +69,13 @@ async function browserModeApp(browser: Browser, dataDir: string) {
   let host = await startHostProcess(dataDir);
   const page = await context.newPage();
   await page.goto(host.launchUrl);
+  const relaunch = async () => {
+    host = await startHostProcess(dataDir);
+    scribe.host = host;
+    // A new launch has a new key: open the new address, as a person would.
+    await page.goto(host.launchUrl);
+    return page;
+  };
   const scribe: ScribeApp = {
     target: 'browser',
     page,
@@ -74,11 +83,11 @@ async function browserModeApp(browser: Browser, dataDir: string) {
     host,
     async restart() {
       await host.stop();
-      host = await startHostProcess(dataDir);
-      scribe.host = host;
-      // A new launch has a new key: open the new address, as a person would.
-      await page.goto(host.launchUrl);
-      return page;
+      return relaunch();
+    },
+    async crash() {
+      await host.kill();
+      return relaunch();
     },
   };
   return {
@@ -101,6 +110,13 @@ async function electronApp(dataDir: string, chromiumFlags: string[]) {
     dataDir,
     async restart() {
       await app.close();
+      app = await launch();
+      scribe.page = await app.firstWindow();
+      return scribe.page;
+    },
+    async crash() {
+      app.process().kill('SIGKILL');
+      await app.close().catch(() => undefined);
       app = await launch();
       scribe.page = await app.firstWindow();
       return scribe.page;

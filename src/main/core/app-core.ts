@@ -90,9 +90,22 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     onRecorderChange: (view) => events.emit('recorder.changed', view),
     onResultsProgress: (progress) => events.emit('results.progress', progress),
     onVisit: (entry) => history.record(entry),
-    spool: { root: spoolRoot, key: () => (spoolKey ??= loadSpoolKey(deps.secrets)) },
+    spool: {
+      root: spoolRoot,
+      // Loaded once; a failed load (keychain locked) is tried again at the next visit.
+      key: () =>
+        (spoolKey ??= loadSpoolKey(deps.secrets).catch((error: unknown) => {
+          spoolKey = undefined;
+          throw error;
+        })),
+    },
   });
   const session = () => sessions.get(settings.get());
+  const interrupted = async (sessionId: string) => {
+    const visit = (await encounters.unfinished()).find((v) => v.sessionId === sessionId);
+    if (!visit) throw new UserFacingError('invalid_request', 'This visit has nothing left to finish.');
+    return visit;
+  };
   const secretsStatus = async () => ({
     partnerTokenStored: (await deps.secrets.get(SECRET_NAMES.partnerToken)) !== undefined,
     persistence: deps.secrets.persistence,
@@ -147,6 +160,14 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
         return encounters.reopen(entry, await session());
       },
       'history.list': () => ({ entries: history.list() }),
+      'history.finish': async ({ sessionId }) => {
+        await encounters.finishInterrupted(await interrupted(sessionId), await session());
+        return undefined;
+      },
+      'history.discard': async ({ sessionId }) => {
+        encounters.discardInterrupted(await interrupted(sessionId));
+        return undefined;
+      },
       'forms.templates': async () => (await session()).rest.formTemplates(),
       'forms.feedback': async ({ sessionId, formId, feedback }) => {
         await (await session()).rest.sendFormFeedback(sessionId, formId, feedback);

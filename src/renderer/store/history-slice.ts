@@ -10,6 +10,10 @@ export interface HistorySlice {
   receiveHistory(entries: HistoryEntry[]): void;
   /** Shows a visit's results again (main fetches them from the service). */
   reopen(sessionId: string): Promise<void>;
+  /** An interrupted visit: main sends the rest of its audio and the note follows, as after End. */
+  finishInterrupted(sessionId: string): Promise<void>;
+  /** An interrupted visit: its audio is deleted. */
+  discardInterrupted(sessionId: string): Promise<void>;
 }
 
 export const createHistorySlice =
@@ -28,5 +32,24 @@ export const createHistorySlice =
     async reopen(sessionId) {
       get().clearResults();
       await get().loadResults(sessionId);
+    },
+    async finishInterrupted(sessionId) {
+      get().clearResults();
+      try {
+        await api.call('history.finish', { sessionId });
+        // The results card shows the wait from now, as after End.
+        get().expectResults();
+        set({ historyError: null });
+      } catch (error) {
+        set({ historyError: (error as Error).message });
+      }
+    },
+    async discardInterrupted(sessionId) {
+      try {
+        await api.call('history.discard', { sessionId });
+        set({ historyError: null });
+      } catch (error) {
+        set({ historyError: (error as Error).message });
+      }
     },
   });

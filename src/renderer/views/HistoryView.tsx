@@ -1,9 +1,10 @@
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { HistoryState } from '../../shared/contract';
 import { useAppStore } from '../store/use-app-store';
 
 const STATE_WORDS: Record<HistoryState, string> = {
   recording: 'Recording',
+  interrupted: 'Interrupted: the app stopped during the visit',
   processing: 'Processing at the service',
   done: 'Note ready',
   skipped: 'No note: no usable speech',
@@ -56,21 +57,68 @@ export function HistoryView() {
               <td>{entry.encounterId}</td>
               <td>{STATE_WORDS[entry.state]}</td>
               <td>
-                {entry.state !== 'cancelled' && entry.sessionId !== recordingSession && (
-                  <button
-                    type="button"
-                    className="link-button"
-                    aria-label={`Open ${entry.encounterId}`}
-                    onClick={() => void reopen(entry.sessionId)}
-                  >
-                    {entry.state === 'failed' || entry.state === 'processing' ? 'Check again' : 'Open'}
-                  </button>
+                {entry.state === 'interrupted' && (
+                  <InterruptedActions encounterId={entry.encounterId} sessionId={entry.sessionId} />
                 )}
+                {entry.state !== 'cancelled' &&
+                  entry.state !== 'interrupted' &&
+                  entry.sessionId !== recordingSession && (
+                    <button
+                      type="button"
+                      className="link-button"
+                      aria-label={`Open ${entry.encounterId}`}
+                      onClick={() => void reopen(entry.sessionId)}
+                    >
+                      {entry.state === 'failed' || entry.state === 'processing' ? 'Check again' : 'Open'}
+                    </button>
+                  )}
               </td>
             </tr>
           ))}
         </tbody>
       </table>
     </section>
+  );
+}
+
+/**
+ * The audio of an interrupted visit is on this computer: finish it (send the rest, make the
+ * note) or discard it, asking first since a discarded visit cannot be recorded again.
+ */
+function InterruptedActions(props: { encounterId: string; sessionId: string }) {
+  const finish = useAppStore((s) => s.finishInterrupted);
+  const discard = useAppStore((s) => s.discardInterrupted);
+  const [confirming, setConfirming] = useState(false);
+  if (confirming) {
+    return (
+      <span className="confirm" role="group" aria-label={`Discard ${props.encounterId}?`}>
+        Its audio will be deleted.
+        <button type="button" className="danger-button" onClick={() => void discard(props.sessionId)}>
+          Discard
+        </button>
+        <button type="button" className="link-button" onClick={() => setConfirming(false)}>
+          Keep
+        </button>
+      </span>
+    );
+  }
+  return (
+    <span className="actions">
+      <button
+        type="button"
+        aria-label={`Finish ${props.encounterId}`}
+        onClick={() => void finish(props.sessionId)}
+      >
+        Finish
+      </button>
+      <button
+        type="button"
+        className="link-button"
+        aria-label={`Discard ${props.encounterId}…`}
+        onClick={() => setConfirming(true)}
+      >
+        Discard…
+      </button>
+    </span>
   );
 }

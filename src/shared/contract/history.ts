@@ -1,7 +1,16 @@
 import { z } from 'zod';
 
 /** Where a visit of this device stands, in the words the History list uses. */
-export const HISTORY_STATES = ['recording', 'processing', 'done', 'skipped', 'failed', 'cancelled'] as const;
+export const HISTORY_STATES = [
+  'recording',
+  /** The app stopped mid-visit; the audio is in the spool, to finish or discard. */
+  'interrupted',
+  'processing',
+  'done',
+  'skipped',
+  'failed',
+  'cancelled',
+] as const;
 export type HistoryState = (typeof HISTORY_STATES)[number];
 
 /**

@@ -22,6 +22,8 @@ export const VERB_NAMES = [
   'recorder.cancel',
   'results.get',
   'history.list',
+  'history.finish',
+  'history.discard',
   'forms.templates',
   'forms.feedback',
 ] as const;

@@ -59,6 +59,10 @@ export const verbSchemas = {
   'recorder.cancel': { request: noPayload, response: recorderViewSchema },
   'results.get': { request: sessionRefSchema, response: resultsSchema },
   'history.list': { request: noPayload, response: historyListSchema },
+  /** An interrupted visit: send its spooled audio and make the note (progress as results.progress). */
+  'history.finish': { request: sessionRefSchema, response: nothing },
+  /** An interrupted visit: delete its spooled audio. */
+  'history.discard': { request: sessionRefSchema, response: nothing },
   'forms.templates': { request: noPayload, response: templatesResponseSchema },
   'forms.feedback': { request: formFeedbackSchema, response: nothing },
 } as const satisfies Record<VerbName, { request: z.ZodType; response: z.ZodType }>;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   AudioChunk,
@@ -17,8 +18,25 @@ import { createStreamClient, type StreamClient } from '../stream/stream-client';
 import type { FormContextItem } from '../../../shared/service';
 import type { ServiceSession } from './service-session';
 import { UserFacingError } from '../user-facing-error';
-import { createAudioSpool, type AudioSpool } from '../spool/audio-spool';
+import { ServiceCallError } from '../service/service-error';
+import {
+  continueAudioSpool,
+  createAudioSpool,
+  listAudioSpools,
+  recoverAudioSpool,
+  type AudioSpool,
+} from '../spool/audio-spool';
+import { createMemoryAudioLog } from '../stream/audio-log';
 import { spooledAudioLog } from '../spool/spooled-audio-log';
+
+/** A visit whose spool outlived the app run that recorded it. */
+export interface UnfinishedVisit {
+  dir: string;
+  sessionId: string;
+  encounterId: string;
+  kind: StartEncounter['kind'];
+  startedAt: number;
+}
 
 /** One service session fed the visit's audio: its own stream and recorder. */
 interface Leg {
@@ -39,6 +57,8 @@ interface ActiveEncounter extends Leg {
   encounterId: string;
   session: ServiceSession;
   formLeg?: Leg;
+  /** End was pressed (once is enough). */
+  ending?: boolean;
 }
 
 export interface EncounterControllerDeps {
@@ -184,6 +204,9 @@ export function createEncounterController(deps: EncounterControllerDeps) {
   /** End: the recorder sends what is left and EOF, then the service is told and polled. */
   async function end(): Promise<RecorderView> {
     const encounter = requireActive();
+    // A second End (a double click, the shortcut and the button) must not end the session twice.
+    if (encounter.ending) return view();
+    encounter.ending = true;
     const started = deps.clock.now();
     deps.onVisit?.({ sessionId: encounter.sessionId, state: 'processing', endedAt: started });
     const main = finishLeg(encounter, encounter, (p) =>
@@ -196,11 +219,9 @@ export function createEncounterController(deps: EncounterControllerDeps) {
           return 'failed';
         })
       : undefined;
-    void main.then(
-      async (final) => afterEnd(encounter, final, await forms, started),
-      (error: unknown) =>
-        deps.log.warn('the recording could not finish', { error: (error as Error).message }),
-    );
+    void main
+      .then(async (final) => afterEnd(encounter, final, await forms, started))
+      .catch((error: unknown) => endFailed(encounter, error, started));
     return view();
   }
 
@@ -251,6 +272,32 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     deps.onResultsProgress({
       sessionId: encounter.sessionId,
       status: final,
+      elapsedMs: deps.clock.now() - started,
+      done: true,
+    });
+  }
+
+  /**
+   * The end of a visit failed (the service could not be told, polled or read): the clinician gets
+   * a sentence and the visit shows as failed in History. Without this the results card would wait
+   * for ever.
+   */
+  function endFailed(encounter: ActiveEncounter, error: unknown, started: number): void {
+    deps.log.warn('the recording could not finish', { error: (error as Error)?.name ?? 'unknown' });
+    const reason =
+      error instanceof ServiceCallError ? error.sentence : 'The app could not finish this visit.';
+    results.set(encounter.sessionId, {
+      sessionId: encounter.sessionId,
+      kind: encounter.kind,
+      status: 'failed',
+      done: true,
+      // Retrying the upload from History is issue 7's; until then the sentence promises no more.
+      problem: `${reason} The visit's audio stays on this computer for up to 7 days.`,
+    });
+    deps.onVisit?.({ sessionId: encounter.sessionId, state: 'failed' });
+    deps.onResultsProgress({
+      sessionId: encounter.sessionId,
+      status: 'failed',
       elapsedMs: deps.clock.now() - started,
       done: true,
     });
@@ -315,13 +362,14 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     end,
     async cancel(): Promise<RecorderView> {
       const encounter = requireActive();
+      // Discarded by the clinician: nothing of the visit is kept, even if the service cannot be
+      // told right now (cancelling there waits for it).
+      for (const leg of legsOf(encounter)) leg.spool?.discard();
+      deps.onVisit?.({ sessionId: encounter.sessionId, state: 'cancelled', endedAt: deps.clock.now() });
       for (const leg of legsOf(encounter)) {
         await leg.recorder.cancel();
         leg.stream.dispose();
-        // Discarded by the clinician: nothing of the visit is kept.
-        leg.spool?.discard();
       }
-      deps.onVisit?.({ sessionId: encounter.sessionId, state: 'cancelled', endedAt: deps.clock.now() });
       return view();
     },
     /** Whether this run of the app knows the session (recording, processing or done). */
@@ -363,6 +411,114 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       results.set(entry.sessionId, fetched);
       deps.onVisit?.({ sessionId: entry.sessionId, state: FINAL_STATES[status] ?? 'failed', status });
       return fetched;
+    },
+    /**
+     * Visits whose audio is still in their spool because the app stopped before the service had
+     * it all (a crash, a kill, a power cut): the History's "interrupted" visits.
+     */
+    async unfinished(): Promise<UnfinishedVisit[]> {
+      if (!deps.spool) return [];
+      return listAudioSpools(deps.spool.root)
+        .filter(({ manifest }) => manifest.state === 'recording' || manifest.state === 'ended')
+        .filter(({ manifest }) => active?.sessionId !== manifest.sessionId && !polls.has(manifest.sessionId))
+        .map(({ dir, manifest }) => ({
+          dir,
+          sessionId: manifest.sessionId,
+          encounterId: manifest.encounterId,
+          kind: manifest.kind,
+          startedAt: manifest.createdAt,
+        }));
+    },
+    /**
+     * Finishes an interrupted visit: its spooled audio goes to the same service session from where
+     * the service's resume point says (nothing twice, nothing missing), then EOF, end, and the
+     * results as after any End. Progress and the end come as results.progress, like a live visit.
+     */
+    async finishInterrupted(visit: UnfinishedVisit, session: ServiceSession): Promise<void> {
+      if (!deps.spool)
+        throw new UserFacingError('invalid_request', 'This app keeps no recordings to finish.');
+      const key = await deps.spool.key();
+      const recovered = recoverAudioSpool(visit.dir, key);
+      if (recovered.problems.length > 0)
+        deps.log.warn('spool: recovered with problems', { problems: recovered.problems.length });
+      const memory = createMemoryAudioLog();
+      for (const chunk of recovered.chunks) memory.append(chunk.audio);
+      const spool = continueAudioSpool(
+        { dir: visit.dir, key, sessionId: visit.sessionId, encounterId: visit.encounterId, kind: visit.kind },
+        recovered,
+      );
+      const stream = createStreamClient({
+        endpoint: session.connection.endpoint,
+        sessionId: visit.sessionId,
+        tokens: session.auth,
+        clock: deps.clock,
+        log: deps.log,
+        audioLog: spooledAudioLog(spool, memory),
+      });
+      const started = deps.clock.now();
+      deps.onVisit?.({
+        sessionId: visit.sessionId,
+        encounterId: visit.encounterId,
+        kind: visit.kind,
+        startedAt: visit.startedAt,
+        state: 'processing',
+      });
+      const { rest } = session;
+      const poll = (async () => {
+        stream.connect();
+        await stream.finish();
+        spool.close();
+        spool.setState('ended');
+        if (visit.kind === 'ambient') await rest.endAmbientSession(visit.sessionId);
+        else await rest.endFormSession(visit.sessionId);
+        stream.dispose();
+        const polling = pollUntilTerminal({
+          clock: deps.clock,
+          status: () =>
+            visit.kind === 'ambient' ? rest.ambientStatus(visit.sessionId) : rest.formStatus(visit.sessionId),
+          ...deps.resultsPolling,
+          onProgress: (p) =>
+            deps.onResultsProgress({
+              sessionId: visit.sessionId,
+              status: p.status,
+              elapsedMs: p.elapsedMs,
+              done: false,
+            }),
+        });
+        polls.set(visit.sessionId, polling);
+        return polling.done;
+      })();
+      void poll.then(
+        async (final) => {
+          results.set(
+            visit.sessionId,
+            await fetchResults({ kind: visit.kind, sessionId: visit.sessionId, session }, final, undefined),
+          );
+          if (final === 'completed' || final === 'skipped') spool.setState('delivered');
+          deps.onVisit?.({
+            sessionId: visit.sessionId,
+            state: FINAL_STATES[final] ?? 'failed',
+            status: final,
+          });
+          deps.onResultsProgress({
+            sessionId: visit.sessionId,
+            status: final,
+            elapsedMs: deps.clock.now() - started,
+            done: true,
+          });
+        },
+        (error: unknown) => {
+          stream.dispose();
+          spool.close();
+          deps.log.warn('an interrupted visit could not be finished', { error: (error as Error).message });
+          deps.onVisit?.({ sessionId: visit.sessionId, state: 'interrupted' });
+        },
+      );
+    },
+    /** The clinician discards an interrupted visit: its audio is deleted. */
+    discardInterrupted(visit: UnfinishedVisit): void {
+      rmSync(visit.dir, { recursive: true, force: true });
+      deps.onVisit?.({ sessionId: visit.sessionId, state: 'cancelled' });
     },
     /** A notification said the service is done: check now instead of at the next poll. */
     wake(sessionId: string): void {

@@ -38,10 +38,10 @@ describe('the visits of this device', () => {
     expect(seen).toHaveLength(3);
     await history.flush();
 
-    // A visit still "recording" when the app stopped did not finish: it is not left recording.
+    // A visit still "recording" when the app stopped was interrupted: it is not left recording.
     const reopened = await open(dir);
     expect(reopened.list().map((e) => [e.sessionId, e.state])).toEqual([
-      ['s2', 'failed'],
+      ['s2', 'interrupted'],
       ['s1', 'done'],
     ]);
     expect(reopened.find('s1')).toMatchObject({ status: 'completed', endedAt: 5_000 });

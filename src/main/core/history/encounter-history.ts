@@ -20,9 +20,9 @@ export async function createEncounterHistory(options: {
   let entries: HistoryEntry[] = [];
   const stored = storedSchema.safeParse(await options.storage.read().catch(() => undefined));
   if (stored.success) entries = stored.data.entries;
-  // A visit that was recording when the app stopped did not finish (issue 7 resumes it from the
-  // spool); until then it shows as failed rather than forever "recording".
-  entries = entries.map((e) => (e.state === 'recording' ? { ...e, state: 'failed' } : e));
+  // A visit that was recording when the app stopped did not finish: its audio waits in the spool
+  // for the clinician to finish it (send the rest, make the note) or discard it.
+  entries = entries.map((e) => (e.state === 'recording' ? { ...e, state: 'interrupted' } : e));
 
   // Writes are queued so a fast sequence of updates lands in order.
   let writing = Promise.resolve();

@@ -4,6 +4,7 @@ import {
   mkdtempSync,
   readFileSync,
   readdirSync,
+  rmSync,
   statSync,
   truncateSync,
   writeFileSync,
@@ -126,6 +127,19 @@ describe('the audio spool', () => {
     expect(recovered.length).toBe(2 * CHUNK);
     expect(recovered.problems).toEqual([
       `segment-000001.spool: unreadable record at byte ${2 * recordBytes(CHUNK)} (authentication failed)`,
+    ]);
+  });
+
+  it('stops at a gap instead of passing later audio on at the wrong offset', () => {
+    const o = options();
+    write(o, 25).close();
+    rmSync(join(o.dir, 'segment-000002.spool'));
+    const recovered = recoverAudioSpool(o.dir, key);
+    expect(recovered.length).toBe(10 * CHUNK);
+    expect(joined(recovered.chunks).equals(expected(0, 10))).toBe(true);
+    expect(recovered.problems).toEqual([
+      'segment-000002.spool: missing',
+      `segment-000003.spool: audio from ${10 * CHUNK} to ${20 * CHUNK} is missing`,
     ]);
   });
 

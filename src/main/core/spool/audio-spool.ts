@@ -184,7 +184,7 @@ export function recoverAudioSpool(dir: string, key: Uint8Array): RecoveredSpool 
   let expected = 0;
   let readable = 0;
   let unreadable = 0;
-  for (const [index, segment] of manifest.segments.entries()) {
+  recovery: for (const [index, segment] of manifest.segments.entries()) {
     let data: Buffer;
     try {
       data = readFileSync(join(dir, segment.name));
@@ -207,8 +207,9 @@ export function recoverAudioSpool(dir: string, key: Uint8Array): RecoveredSpool 
       }
       readable += 1;
       if (record.offset !== expected) {
+        // Audio after a gap would be sent at the wrong offset: recovery stops at the first one.
         problems.push(`${segment.name}: audio from ${expected} to ${record.offset} is missing`);
-        if (record.offset < expected) break;
+        break recovery;
       }
       chunks.push({ offset: record.offset, audio: record.audio });
       expected = record.offset + record.audio.length;
