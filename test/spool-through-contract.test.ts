@@ -70,6 +70,14 @@ async function startVisit(): Promise<{ sessionId: string; dataDir: string }> {
   return { sessionId: view.sessionId, dataDir: info.dataDirectory };
 }
 
+/** What the sandbox received for a session: byte count and SHA-256 of the PCM. */
+async function serviceCopy(sessionId: string) {
+  return (await (await fetch(`${sandbox.url}/__sandbox/sessions/${sessionId}`)).json()) as {
+    pcm_sha256: string;
+    received_bytes: number;
+  };
+}
+
 function play(pattern: string): void {
   for (const [seq, c] of [...pattern].entries()) {
     const speech = c === 'S';
@@ -86,10 +94,7 @@ describe('the spool behind a visit', () => {
     const done = await waitFor('results.progress', (p) => p.sessionId === sessionId && p.done === true);
     expect(done.status).toBe('completed');
 
-    const received = (await (await fetch(`${sandbox.url}/__sandbox/sessions/${sessionId}`)).json()) as {
-      pcm_sha256: string;
-      received_bytes: number;
-    };
+    const received = await serviceCopy(sessionId);
     const spooled = recoverAudioSpool(join(dataDir, 'spool', sessionId), await loadSpoolKey(secrets));
     expect(spooled.problems).toEqual([]);
     const pcm = Buffer.concat(spooled.chunks.map((c) => c.audio));
@@ -123,10 +128,7 @@ describe('the spool behind a visit', () => {
     const done = await waitFor('results.progress', (p) => p.sessionId === sessionId && p.done === true);
     expect(done.status).toBe('completed');
 
-    const received = (await (await fetch(`${sandbox.url}/__sandbox/sessions/${sessionId}`)).json()) as {
-      pcm_sha256: string;
-      received_bytes: number;
-    };
+    const received = await serviceCopy(sessionId);
     const spooled = recoverAudioSpool(join(dataDir, 'spool', sessionId), await loadSpoolKey(secrets));
     const pcm = Buffer.concat(spooled.chunks.map((c) => c.audio));
     expect(pcm.length).toBe(35 * 3_200);

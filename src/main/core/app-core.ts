@@ -102,7 +102,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   });
   const session = () => sessions.get(settings.get());
   const interrupted = async (sessionId: string) => {
-    const visit = (await encounters.unfinished()).find((v) => v.sessionId === sessionId);
+    const visit = (await encounters.interrupted.list()).find((v) => v.sessionId === sessionId);
     if (!visit) throw new UserFacingError('invalid_request', 'This visit has nothing left to finish.');
     return visit;
   };
@@ -161,11 +161,11 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       },
       'history.list': () => ({ entries: history.list() }),
       'history.finish': async ({ sessionId }) => {
-        await encounters.finishInterrupted(await interrupted(sessionId), await session());
+        await encounters.interrupted.finish(await interrupted(sessionId), await session());
         return undefined;
       },
       'history.discard': async ({ sessionId }) => {
-        encounters.discardInterrupted(await interrupted(sessionId));
+        encounters.interrupted.discard(await interrupted(sessionId));
         return undefined;
       },
       'forms.templates': async () => (await session()).rest.formTemplates(),

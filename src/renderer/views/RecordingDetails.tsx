@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
 import { formatClock } from '../results/format';
 import { useAppStore } from '../store/use-app-store';
+import { useNow } from './use-now';
 
 /** The service closes a pause at 30 min; the app reconnects at 29 (core recorder timing). */
 const LONG_PAUSE_S = 25 * 60;
@@ -18,7 +18,7 @@ export function RecordingDetails() {
       ? Math.round((100 * (s.backlogPeakMs - (s.recorder?.backlogMs ?? 0))) / s.backlogPeakMs)
       : 100,
   );
-  const now = useSecondTicks(pausedAt !== null);
+  const now = useNow(pausedAt !== null);
   const pausedS = pausedAt === null ? null : Math.max(0, Math.floor((now - pausedAt) / 1_000));
 
   return (
@@ -41,15 +41,4 @@ export function RecordingDetails() {
       )}
     </>
   );
-}
-
-/** The time now, updated once a second while `active`. */
-function useSecondTicks(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
 }

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   AudioChunk,
   HistoryEntry,
-  HistoryState,
   RecorderView,
   Results,
   StartEncounter,
@@ -13,30 +11,16 @@ import { createRecorder, type Recorder } from '../recorder/recorder';
 import type { RecorderTiming } from '../recorder/recorder-types';
 import { describeRecorder, type RecorderSnapshot } from '../recorder/recorder-view';
 import type { Clock, Logger } from '../ports';
-import { pollUntilTerminal } from '../results/results-poller';
+import type { Poll } from '../results/results-poller';
 import { createStreamClient, type StreamClient } from '../stream/stream-client';
 import type { FormContextItem } from '../../../shared/service';
 import type { ServiceSession } from './service-session';
 import { UserFacingError } from '../user-facing-error';
 import { ServiceCallError } from '../service/service-error';
-import {
-  continueAudioSpool,
-  createAudioSpool,
-  listAudioSpools,
-  recoverAudioSpool,
-  type AudioSpool,
-} from '../spool/audio-spool';
-import { createMemoryAudioLog } from '../stream/audio-log';
+import { createAudioSpool, type AudioSpool } from '../spool/audio-spool';
 import { spooledAudioLog } from '../spool/spooled-audio-log';
-
-/** A visit whose spool outlived the app run that recorded it. */
-export interface UnfinishedVisit {
-  dir: string;
-  sessionId: string;
-  encounterId: string;
-  kind: StartEncounter['kind'];
-  startedAt: number;
-}
+import { createInterruptedVisits } from './interrupted-visits';
+import { FINAL_STATES, endAndAwaitVerdict, fetchVisitResults } from './visit-results';
 
 /** One service session fed the visit's audio: its own stream and recorder. */
 interface Leg {
@@ -78,14 +62,6 @@ export interface EncounterControllerDeps {
   onVisit?(entry: Pick<HistoryEntry, 'sessionId'> & Partial<HistoryEntry>): void;
 }
 
-/** The service's terminal statuses as History states. */
-const FINAL_STATES: Record<string, HistoryState> = {
-  completed: 'done',
-  skipped: 'skipped',
-  failed: 'failed',
-  cancelled: 'cancelled',
-};
-
 const IDLE: RecorderView = { state: 'idle', elapsedMs: 0, speech: false, backlogMs: 0 };
 
 /**
@@ -98,7 +74,13 @@ export function createEncounterController(deps: EncounterControllerDeps) {
   /** What the clinician last saw of a finished encounter, kept after its resources are released. */
   let finishedView: RecorderView | undefined;
   const results = new Map<string, Results>();
-  const polls = new Map<string, ReturnType<typeof pollUntilTerminal>>();
+  const polls = new Map<string, Poll>();
+  const interrupted = createInterruptedVisits({
+    ...deps,
+    results,
+    polls,
+    isRecording: (sessionId) => active?.sessionId === sessionId,
+  });
 
   function view(): RecorderView {
     if (!active) return finishedView ?? IDLE;
@@ -235,20 +217,13 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     // Every byte is with the service; the spool stays until the note is delivered.
     leg.spool?.close();
     leg.spool?.setState('ended');
-    const { rest } = encounter.session;
-    if (leg.kind === 'ambient') await rest.endAmbientSession(leg.sessionId);
-    else await rest.endFormSession(leg.sessionId);
     leg.stream.dispose();
-    const status = (): Promise<string> =>
-      leg.kind === 'ambient' ? rest.ambientStatus(leg.sessionId) : rest.formStatus(leg.sessionId);
-    const poll = pollUntilTerminal({
+    const final = await endAndAwaitVerdict(encounter.session.rest, leg, {
       clock: deps.clock,
-      status,
-      ...deps.resultsPolling,
-      ...(onProgress ? { onProgress: (p) => onProgress({ status: p.status, elapsedMs: p.elapsedMs }) } : {}),
+      ...(deps.resultsPolling ? { polling: deps.resultsPolling } : {}),
+      ...(onProgress ? { onProgress } : {}),
+      register: (poll) => polls.set(leg.sessionId, poll),
     });
-    polls.set(leg.sessionId, poll);
-    const final = await poll.done;
     // Delivered (a note, or the service's verdict that there is none): the retention sweep removes
     // the audio after its grace period. A failed session keeps it.
     if (final === 'completed' || final === 'skipped') leg.spool?.setState('delivered');
@@ -261,7 +236,11 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     formsFinal: string | undefined,
     started: number,
   ): Promise<void> {
-    results.set(encounter.sessionId, await fetchResults(encounter, final, formsFinal));
+    const visit = { ...encounter, formSessionId: encounter.formLeg?.sessionId };
+    results.set(
+      encounter.sessionId,
+      await fetchVisitResults(encounter.session.rest, visit, final, formsFinal),
+    );
     deps.onVisit?.({ sessionId: encounter.sessionId, state: FINAL_STATES[final] ?? 'failed', status: final });
     // The visit is done: let go of its recorder and audio log, keep only what the view shows.
     if (active === encounter) {
@@ -301,37 +280,6 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       elapsedMs: deps.clock.now() - started,
       done: true,
     });
-  }
-
-  async function fetchResults(
-    encounter: Pick<ActiveEncounter, 'kind' | 'sessionId' | 'session'> & {
-      formLeg?: Pick<Leg, 'sessionId'>;
-    },
-    status: string,
-    formsStatus: string | undefined,
-  ): Promise<Results> {
-    const base = { sessionId: encounter.sessionId, kind: encounter.kind, status, done: true } as const;
-    const { rest } = encounter.session;
-    if (status !== 'completed') return { ...base, problem: PROBLEMS[status] ?? PROBLEMS.failed };
-    if (encounter.kind === 'form')
-      return { ...base, forms: (await rest.structuredData(encounter.sessionId)).forms };
-    const [content, transcript, forms] = await Promise.all([
-      rest.ambientContent(encounter.sessionId),
-      rest.ambientTranscript(encounter.sessionId),
-      encounter.formLeg && formsStatus === 'completed'
-        ? rest.structuredData(encounter.formLeg.sessionId)
-        : undefined,
-    ]);
-    const note = { ...base, summary: content.summary, transcript: transcript.final_transcript };
-    if (!encounter.formLeg) return note;
-    const formSessionId = encounter.formLeg.sessionId;
-    return forms
-      ? { ...note, formSessionId, forms: forms.forms }
-      : {
-          ...note,
-          formSessionId,
-          formsProblem: FORM_PROBLEMS[formsStatus ?? 'failed'] ?? FORM_PROBLEMS.failed,
-        };
   }
 
   return {
@@ -399,127 +347,14 @@ export function createEncounterController(deps: EncounterControllerDeps) {
           : await rest.formStatus(entry.sessionId);
       if (!(status in FINAL_STATES))
         return { sessionId: entry.sessionId, kind: entry.kind, status, done: false };
-      const formLeg = entry.formSessionId
-        ? { kind: 'form' as const, sessionId: entry.formSessionId }
-        : undefined;
-      const formsStatus = formLeg ? await rest.formStatus(formLeg.sessionId) : undefined;
-      const fetched = await fetchResults(
-        { kind: entry.kind, sessionId: entry.sessionId, session, ...(formLeg ? { formLeg } : {}) },
-        status,
-        formsStatus,
-      );
+      const formsStatus = entry.formSessionId ? await rest.formStatus(entry.formSessionId) : undefined;
+      const fetched = await fetchVisitResults(rest, entry, status, formsStatus);
       results.set(entry.sessionId, fetched);
       deps.onVisit?.({ sessionId: entry.sessionId, state: FINAL_STATES[status] ?? 'failed', status });
       return fetched;
     },
-    /**
-     * Visits whose audio is still in their spool because the app stopped before the service had
-     * it all (a crash, a kill, a power cut): the History's "interrupted" visits.
-     */
-    async unfinished(): Promise<UnfinishedVisit[]> {
-      if (!deps.spool) return [];
-      return listAudioSpools(deps.spool.root)
-        .filter(({ manifest }) => manifest.state === 'recording' || manifest.state === 'ended')
-        .filter(({ manifest }) => active?.sessionId !== manifest.sessionId && !polls.has(manifest.sessionId))
-        .map(({ dir, manifest }) => ({
-          dir,
-          sessionId: manifest.sessionId,
-          encounterId: manifest.encounterId,
-          kind: manifest.kind,
-          startedAt: manifest.createdAt,
-        }));
-    },
-    /**
-     * Finishes an interrupted visit: its spooled audio goes to the same service session from where
-     * the service's resume point says (nothing twice, nothing missing), then EOF, end, and the
-     * results as after any End. Progress and the end come as results.progress, like a live visit.
-     */
-    async finishInterrupted(visit: UnfinishedVisit, session: ServiceSession): Promise<void> {
-      if (!deps.spool)
-        throw new UserFacingError('invalid_request', 'This app keeps no recordings to finish.');
-      const key = await deps.spool.key();
-      const recovered = recoverAudioSpool(visit.dir, key);
-      if (recovered.problems.length > 0)
-        deps.log.warn('spool: recovered with problems', { problems: recovered.problems.length });
-      const memory = createMemoryAudioLog();
-      for (const chunk of recovered.chunks) memory.append(chunk.audio);
-      const spool = continueAudioSpool(
-        { dir: visit.dir, key, sessionId: visit.sessionId, encounterId: visit.encounterId, kind: visit.kind },
-        recovered,
-      );
-      const stream = createStreamClient({
-        endpoint: session.connection.endpoint,
-        sessionId: visit.sessionId,
-        tokens: session.auth,
-        clock: deps.clock,
-        log: deps.log,
-        audioLog: spooledAudioLog(spool, memory),
-      });
-      const started = deps.clock.now();
-      deps.onVisit?.({
-        sessionId: visit.sessionId,
-        encounterId: visit.encounterId,
-        kind: visit.kind,
-        startedAt: visit.startedAt,
-        state: 'processing',
-      });
-      const { rest } = session;
-      const poll = (async () => {
-        stream.connect();
-        await stream.finish();
-        spool.close();
-        spool.setState('ended');
-        if (visit.kind === 'ambient') await rest.endAmbientSession(visit.sessionId);
-        else await rest.endFormSession(visit.sessionId);
-        stream.dispose();
-        const polling = pollUntilTerminal({
-          clock: deps.clock,
-          status: () =>
-            visit.kind === 'ambient' ? rest.ambientStatus(visit.sessionId) : rest.formStatus(visit.sessionId),
-          ...deps.resultsPolling,
-          onProgress: (p) =>
-            deps.onResultsProgress({
-              sessionId: visit.sessionId,
-              status: p.status,
-              elapsedMs: p.elapsedMs,
-              done: false,
-            }),
-        });
-        polls.set(visit.sessionId, polling);
-        return polling.done;
-      })();
-      void poll.then(
-        async (final) => {
-          results.set(
-            visit.sessionId,
-            await fetchResults({ kind: visit.kind, sessionId: visit.sessionId, session }, final, undefined),
-          );
-          if (final === 'completed' || final === 'skipped') spool.setState('delivered');
-          deps.onVisit?.({
-            sessionId: visit.sessionId,
-            state: FINAL_STATES[final] ?? 'failed',
-            status: final,
-          });
-          deps.onResultsProgress({
-            sessionId: visit.sessionId,
-            status: final,
-            elapsedMs: deps.clock.now() - started,
-            done: true,
-          });
-        },
-        (error: unknown) => {
-          stream.dispose();
-          spool.close();
-          deps.log.warn('an interrupted visit could not be finished', { error: (error as Error).message });
-          deps.onVisit?.({ sessionId: visit.sessionId, state: 'interrupted' });
-        },
-      );
-    },
-    /** The clinician discards an interrupted visit: its audio is deleted. */
-    discardInterrupted(visit: UnfinishedVisit): void {
-      rmSync(visit.dir, { recursive: true, force: true });
-      deps.onVisit?.({ sessionId: visit.sessionId, state: 'cancelled' });
-    },
+    /** History's interrupted visits: listed, finished from their spool, or discarded. */
+    interrupted,
     /** A notification said the service is done: check now instead of at the next poll. */
     wake(sessionId: string): void {
       polls.get(sessionId)?.wake();
@@ -551,16 +386,3 @@ function toView(encounter: ActiveEncounter, snapshot: RecorderSnapshot): Recorde
     backlogMs: snapshot.backlogMs,
   };
 }
-
-const PROBLEMS: Record<string, string> = {
-  skipped:
-    'No note was made: the service heard no usable speech. Check the microphone and record the visit again.',
-  failed: 'The service could not make the note. Try again; if it fails again, record the visit again.',
-  cancelled: 'This recording was discarded.',
-};
-
-const FORM_PROBLEMS: Record<string, string> = {
-  skipped: 'The forms were not filled: the service heard nothing for them. The note above is complete.',
-  failed: 'The forms could not be filled this time. The note above is complete; fill the forms by hand.',
-  cancelled: 'The forms were discarded.',
-};

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
 import { formatClock } from '../../results/format';
 import { timelineSteps, waitElapsedMs, type StepState } from '../../results/timeline';
 import { useAppStore } from '../../store/use-app-store';
+import { useNow } from '../use-now';
 
 const STATE_WORDS: Record<StepState, string> = {
   done: 'done',
@@ -64,15 +64,4 @@ export function ResultsTimeline({ kind }: { kind: 'ambient' | 'form' }) {
       )}
     </div>
   );
-}
-
-/** The renderer's clock, ticking once a second while something is being waited for. */
-function useNow(running: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!running) return;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, [running]);
-  return now;
 }
