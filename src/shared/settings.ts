@@ -74,6 +74,12 @@ export type VoiceDetectionSettings = z.infer<typeof voiceDetectionSchema>;
 /** The auto-pause delay's bounds, ms: well under the service's 25 s rule for a stream without audio. */
 export const AUTO_PAUSE_MIN_MS = 2_000;
 export const AUTO_PAUSE_MAX_MS = 20_000;
+/** How long a visit's audio may stay on this computer (issue 7: default 7 days). */
+export const AUDIO_RETENTION_MIN_DAYS = 1;
+export const AUDIO_RETENTION_MAX_DAYS = 30;
+const AUDIO_RETENTION_RULE = {
+  message: `must be between ${AUDIO_RETENTION_MIN_DAYS} and ${AUDIO_RETENTION_MAX_DAYS} days`,
+};
 const AUTO_PAUSE_RULE = {
   message: `must be between ${AUTO_PAUSE_MIN_MS / 1000} and ${AUTO_PAUSE_MAX_MS / 1000} seconds`,
 };
@@ -106,6 +112,15 @@ export const settingsSchema = z.object({
     .int({ message: 'must be a whole number of milliseconds' })
     .min(AUTO_PAUSE_MIN_MS, AUTO_PAUSE_RULE)
     .max(AUTO_PAUSE_MAX_MS, AUTO_PAUSE_RULE),
+  /**
+   * Unfinished visits' audio (encrypted) is deleted after this many days, whatever its state; a
+   * visit with its note is deleted 10 minutes after the note arrives.
+   */
+  audioRetentionDays: z
+    .number()
+    .int({ message: 'must be a whole number of days' })
+    .min(AUDIO_RETENTION_MIN_DAYS, AUDIO_RETENTION_RULE)
+    .max(AUDIO_RETENTION_MAX_DAYS, AUDIO_RETENTION_RULE),
   /** Set once the clinician has saved the first-run screen; a returning user skips it. */
   firstRunComplete: z.boolean(),
 });
@@ -172,6 +187,7 @@ export const DEFAULT_SETTINGS: Settings = {
   },
   /** The recorder's DEFAULT_RECORDER_TIMING.autoPauseAfterMs: a pause to think is not the end of a turn. */
   autoPauseAfterMs: 4_000,
+  audioRetentionDays: 7,
   firstRunComplete: false,
 };
 
@@ -203,5 +219,6 @@ export const SETTING_LABELS: Record<string, string> = {
   'voiceDetection.redemptionMs': 'Speech end delay',
   'voiceDetection.minSpeechMs': 'Shortest speech',
   autoPauseAfterMs: 'Auto-pause delay',
+  audioRetentionDays: 'Keep unfinished visits',
   firstRunComplete: 'First run',
 };

@@ -8,7 +8,8 @@ import { createChunkIntake } from './encounter/chunk-intake';
 import { createEncounterController } from './encounter/encounter-controller';
 import { createServiceSessions } from './encounter/service-session';
 import { createEventHub, type EventHub } from './event-hub';
-import { createEncounterHistory } from './history/encounter-history';
+import { createEncounterHistory, type EncounterHistory } from './history/encounter-history';
+import type { UnfinishedVisit } from './encounter/interrupted-visits';
 import { createJsonFileStorage } from './json-file-storage';
 import { sweepAudioSpools } from './spool/audio-spool';
 import { loadSpoolKey } from './spool/spool-key';
@@ -54,8 +55,14 @@ export interface AppCore {
 
 export const DEFAULT_HEARTBEAT_MS = 2_000;
 
-/** How long visit audio stays on this computer (issue 7: "never kept longer than 7 days"). */
-export const SPOOL_RETENTION = { graceMs: 10 * 60_000, maxAgeMs: 7 * 24 * 3_600_000 };
+/** A delivered visit's audio stays this long (then the sweep deletes it); settings say the most. */
+export const DELIVERED_AUDIO_GRACE_MS = 10 * 60_000;
+const DAY_MS = 24 * 3_600_000;
+/**
+ * How often the core sweeps old audio and tries again to finish visits that were finishing when
+ * the app stopped (the service may be back, or the clinician signed in meanwhile).
+ */
+export const MAINTENANCE_INTERVAL_MS = 60_000;
 
 /** Everything main does, wired from its ports; both shells (Electron and browser mode) call this. */
 export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
@@ -77,11 +84,9 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     onChange: (entries) => events.emit('history.changed', { entries }),
   });
   // Visits' audio, encrypted (spool/): delivered audio goes after a grace period, all of it after
-  // a week at most.
+  // the retention the settings give (a week unless changed).
   const spoolRoot = join(deps.appInfo.dataDirectory, 'spool');
   let spoolKey: Promise<Uint8Array> | undefined;
-  const removed = sweepAudioSpools(spoolRoot, deps.clock.now(), SPOOL_RETENTION);
-  if (removed.length > 0) deps.log.info('spool: removed old visit audio', { visits: removed.length });
   const encounters = createEncounterController({
     clock: deps.clock,
     log: deps.log,
@@ -101,6 +106,39 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     },
   });
   const session = () => sessions.get(settings.get());
+  reconcileHistory(history, encounters.interrupted.list());
+  const sweep = () => {
+    const removed = sweepAudioSpools(spoolRoot, deps.clock.now(), {
+      graceMs: DELIVERED_AUDIO_GRACE_MS,
+      maxAgeMs: settings.get().audioRetentionDays * DAY_MS,
+    });
+    if (removed.length > 0) deps.log.info('spool: removed old visit audio', { visits: removed.length });
+    for (const sessionId of removed) forgetAudio(history, sessionId);
+  };
+  /** Visits that were finishing when the app stopped: on their way again once the service answers. */
+  const resumeFinishing = async () => {
+    const current = await session().catch(() => undefined);
+    // Signed in (or able to sign in by itself) and the service reachable: a token says both.
+    if (
+      !current ||
+      !(await current.auth.current().then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+    await encounters.interrupted.resumeFinishing(current);
+  };
+  const maintain = () => {
+    try {
+      sweep();
+    } catch (error) {
+      deps.log.warn('spool: sweep failed', { error: (error as Error).name });
+    }
+    void resumeFinishing();
+  };
+  maintain();
+  const stopMaintenance = deps.clock.every(MAINTENANCE_INTERVAL_MS, maintain);
   const interrupted = async (sessionId: string) => {
     const visit = (await encounters.interrupted.list()).find((v) => v.sessionId === sessionId);
     if (!visit) throw new UserFacingError('invalid_request', 'This visit has nothing left to finish.');
@@ -190,12 +228,48 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     acceptChunk: createChunkIntake({ record: (chunk) => encounters.chunk(chunk), events, log: deps.log }),
     async stop() {
       stopHeartbeat();
+      stopMaintenance();
       encounters.dispose();
       sessions.dispose();
       await history.flush();
       await locator.close();
     },
   };
+}
+
+/**
+ * History after a restart, from the spools (what is on disk decides): a visit that was recording
+ * is interrupted (the clinician finishes or discards it); one whose End was pressed is finishing
+ * and goes on by itself; a visit said to have audio that is gone (swept, deleted) has none.
+ */
+function reconcileHistory(history: EncounterHistory, unfinished: UnfinishedVisit[]): void {
+  for (const visit of unfinished) {
+    const known = history.find(visit.sessionId);
+    const state =
+      visit.state !== 'recording' ? 'finishing' : known?.state === 'failed' ? 'failed' : 'interrupted';
+    history.record({
+      sessionId: visit.sessionId,
+      encounterId: visit.encounterId,
+      kind: visit.kind,
+      startedAt: visit.startedAt,
+      ...(visit.forms ? { formSessionId: visit.forms.sessionId } : {}),
+      state,
+      audioKept: true,
+    });
+  }
+  for (const entry of history.list()) {
+    if (entry.audioKept && !unfinished.some((v) => v.sessionId === entry.sessionId))
+      forgetAudio(history, entry.sessionId);
+  }
+}
+
+/** The visit's audio is gone from this computer: nothing is left to finish. */
+function forgetAudio(history: EncounterHistory, sessionId: string): void {
+  const entry = history.find(sessionId);
+  if (!entry?.audioKept) return;
+  const unfinished =
+    entry.state === 'interrupted' || entry.state === 'finishing' || entry.state === 'recording';
+  history.record({ sessionId, audioKept: false, ...(unfinished ? { state: 'failed' as const } : {}) });
 }
 
 /**

@@ -31,12 +31,18 @@ const OUTCOMES: Record<string, { label: string; state: StepState }> = {
  */
 export function timelineSteps(input: TimelineInput): TimelineStep[] {
   const product = input.kind === 'form' ? 'Forms' : 'Note';
-  const uploading = input.status === undefined && input.recorderState === 'ending';
+  // 'offline' is main's word, not the service's: the visit waits for the network at whatever step.
+  const offline = input.status === 'offline';
+  const uploading = (input.status === undefined || offline) && input.recorderState === 'ending';
   const terminal = input.status !== undefined && isTerminalStatus(input.status);
   const outcome = terminal ? (OUTCOMES[input.status as string] ?? OUTCOMES.failed!) : undefined;
   return [
     { id: 'ended', label: 'Visit ended', state: 'done' },
-    { id: 'upload', label: 'Sending the last audio', state: uploading ? 'active' : 'done' },
+    {
+      id: 'upload',
+      label: uploading && offline ? 'Sending the last audio when online' : 'Sending the last audio',
+      state: uploading ? 'active' : 'done',
+    },
     {
       id: 'processing',
       label: input.kind === 'form' ? 'Service filling the forms' : 'Service writing the note',

@@ -38,7 +38,7 @@ export const createHistorySlice =
       try {
         await api.call('history.finish', { sessionId });
         // The results card shows the wait from now, as after End.
-        get().expectResults();
+        get().expectResults(sessionId);
         set({ historyError: null });
       } catch (error) {
         set({ historyError: (error as Error).message });

@@ -244,8 +244,9 @@ export const createRecordingSlice =
       async endRecording() {
         // Every captured chunk is on its way to main before main is told the visit ended.
         await stopCapture();
+        const sessionId = get().recorder?.sessionId;
         await verb(() => api.call('recorder.end'));
-        if (!get().recordingError) get().expectResults();
+        if (!get().recordingError && sessionId) get().expectResults(sessionId);
         get().nextVisit();
       },
     };

@@ -19,6 +19,11 @@ export interface ResultsSlice {
   progressAt: number | null;
   /** When the clinician pressed End on this screen: the wait is shown from then on. */
   endedAt: number | null;
+  /**
+   * The visit whose results the card shows. Reports on other visits (one still finishing while
+   * the next records, one from an earlier run finishing by itself) are History's, not the card's.
+   */
+  resultsFor: string | null;
   results: Results | null;
   resultsError: string | null;
   /** The service's form templates: titles for the tables and field types for corrections. */
@@ -26,8 +31,8 @@ export interface ResultsSlice {
   /** Feedback per form, by form_id. */
   feedback: Record<string, FeedbackState>;
   receiveProgress(progress: EventPayload<'results.progress'>): void;
-  /** The visit ended here: results are on their way. */
-  expectResults(): void;
+  /** The visit ended here (or was finished from History): its results are on their way. */
+  expectResults(sessionId: string): void;
   loadResults(sessionId: string): Promise<void>;
   /** Checks and sends one form's feedback; true when the service took it. */
   sendFormFeedback(formId: string, draft: FeedbackDraft): Promise<boolean>;
@@ -39,6 +44,7 @@ const EMPTY = {
   progress: null,
   progressAt: null,
   endedAt: null,
+  resultsFor: null,
   results: null,
   resultsError: null,
   feedback: {},
@@ -63,12 +69,14 @@ export const createResultsSlice =
       ...EMPTY,
       formTemplates: [],
       receiveProgress(progress) {
+        if (progress.sessionId !== get().resultsFor) return;
         set({ progress, progressAt: now() });
         // Main polls (or hears the webhook); the renderer fetches once, when it is over.
         if (progress.done) void get().loadResults(progress.sessionId);
       },
-      expectResults: () => set({ endedAt: now() }),
+      expectResults: (sessionId) => set({ endedAt: now(), resultsFor: sessionId }),
       async loadResults(sessionId) {
+        set({ resultsFor: sessionId });
         try {
           const results = await api.call('results.get', { sessionId });
           set({ results, resultsError: null });

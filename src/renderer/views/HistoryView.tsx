@@ -1,10 +1,11 @@
 import { useEffect, useId, useState } from 'react';
-import type { HistoryState } from '../../shared/contract';
+import type { HistoryEntry, HistoryState } from '../../shared/contract';
 import { useAppStore } from '../store/use-app-store';
 
 const STATE_WORDS: Record<HistoryState, string> = {
   recording: 'Recording',
   interrupted: 'Interrupted: the app stopped during the visit',
+  finishing: 'Finishing when online',
   processing: 'Processing at the service',
   done: 'Note ready',
   skipped: 'No note: no usable speech',
@@ -25,6 +26,8 @@ export function HistoryView() {
   const load = useAppStore((s) => s.loadHistory);
   const reopen = useAppStore((s) => s.reopen);
   const recordingSession = useAppStore((s) => s.recorder?.sessionId);
+  const retentionDays = useAppStore((s) => s.settings?.audioRetentionDays);
+  const keyInMemoryOnly = useAppStore((s) => s.secrets?.persistence === 'memory');
   useEffect(() => void load(), [load]);
   if (history.length === 0 && !error) return null;
 
@@ -33,6 +36,13 @@ export function HistoryView() {
       <h2 id={headingId}>Earlier visits on this computer</h2>
       <p className="muted">
         Notes are kept by the service, not on this computer; opening a visit fetches its note.
+      </p>
+      <p className="muted" data-testid="audio-retention">
+        A visit&apos;s audio stays on this computer, encrypted, only until the service has it: deleted 10
+        minutes after its note arrives, or when you discard it, and never kept longer than{' '}
+        {retentionDays ?? 7} days.
+        {keyInMemoryOnly &&
+          ' This computer has no keyring, so audio left unfinished cannot be read after the app restarts.'}
       </p>
       {error && (
         <p className="error" role="alert">
@@ -57,11 +67,16 @@ export function HistoryView() {
               <td>{entry.encounterId}</td>
               <td>{STATE_WORDS[entry.state]}</td>
               <td>
-                {entry.state === 'interrupted' && (
-                  <InterruptedActions encounterId={entry.encounterId} sessionId={entry.sessionId} />
+                {finishable(entry) && (
+                  <InterruptedActions
+                    encounterId={entry.encounterId}
+                    sessionId={entry.sessionId}
+                    verb={entry.state === 'failed' ? 'Try again' : 'Finish'}
+                  />
                 )}
                 {entry.state !== 'cancelled' &&
-                  entry.state !== 'interrupted' &&
+                  !finishable(entry) &&
+                  entry.state !== 'finishing' &&
                   entry.sessionId !== recordingSession && (
                     <button
                       type="button"
@@ -81,11 +96,16 @@ export function HistoryView() {
   );
 }
 
+/** Its audio is on this computer and did not reach the service: it can be sent again or discarded. */
+function finishable(entry: HistoryEntry): boolean {
+  return entry.state === 'interrupted' || (entry.state === 'failed' && entry.audioKept === true);
+}
+
 /**
- * The audio of an interrupted visit is on this computer: finish it (send the rest, make the
- * note) or discard it, asking first since a discarded visit cannot be recorded again.
+ * The audio of an interrupted (or failed) visit is on this computer: finish it (send the rest,
+ * make the note) or discard it, asking first since a discarded visit cannot be recorded again.
  */
-function InterruptedActions(props: { encounterId: string; sessionId: string }) {
+function InterruptedActions(props: { encounterId: string; sessionId: string; verb: 'Finish' | 'Try again' }) {
   const finish = useAppStore((s) => s.finishInterrupted);
   const discard = useAppStore((s) => s.discardInterrupted);
   const [confirming, setConfirming] = useState(false);
@@ -106,10 +126,10 @@ function InterruptedActions(props: { encounterId: string; sessionId: string }) {
     <span className="actions">
       <button
         type="button"
-        aria-label={`Finish ${props.encounterId}`}
+        aria-label={`${props.verb} ${props.encounterId}`}
         onClick={() => void finish(props.sessionId)}
       >
-        Finish
+        {props.verb}
       </button>
       <button
         type="button"

@@ -79,10 +79,11 @@ export function RecordView() {
           Encounter {encounterId}
         </p>
       ) : (
-        state !== 'ending' && <EncounterForm />
+        // The visit before may still be finishing (offline, say): the next one need not wait for it.
+        <EncounterForm />
       )}
       <MicrophonePicker />
-      {!recording && state !== 'ending' && <MicrophoneCheck />}
+      {!recording && <MicrophoneCheck />}
       {recording && capture && (
         <>
           <LevelMeter />
@@ -166,7 +167,7 @@ export function RecordView() {
             )}
           </>
         ) : (
-          <button type="button" onClick={() => void start()} disabled={state === 'ending'}>
+          <button type="button" onClick={() => void start()}>
             Start recording
           </button>
         )}

@@ -46,9 +46,11 @@ function ResultsCard() {
   const finished = status !== undefined && isTerminalStatus(status);
   const words = finished
     ? (STATUS_WORDS[status] ?? STATUS_WORDS.failed)
-    : kind === 'form'
-      ? 'Filling the forms…'
-      : 'Writing the note…';
+    : progress?.offline
+      ? 'Finishing when online: the visit is saved on this computer and finishes by itself when the service can be reached. You can start the next visit.'
+      : kind === 'form'
+        ? 'Filling the forms…'
+        : 'Writing the note…';
   const onHighlight = (next: Highlight) => setHighlight((current) => toggleHighlight(current, next));
   const transcript = results?.transcript?.length ? results.transcript : undefined;
   const forms = results?.forms ?? [];

@@ -135,6 +135,8 @@ export const resultsProgressSchema = z.object({
   status: z.string(),
   elapsedMs: z.number(),
   done: z.boolean(),
+  /** The service cannot be reached: the visit finishes by itself when it can. */
+  offline: z.boolean().optional(),
 });
 
 export const formFeedbackSchema = z.object({

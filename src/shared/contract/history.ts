@@ -5,6 +5,8 @@ export const HISTORY_STATES = [
   'recording',
   /** The app stopped mid-visit; the audio is in the spool, to finish or discard. */
   'interrupted',
+  /** End was pressed while the service could not be reached: it finishes by itself when it can. */
+  'finishing',
   'processing',
   'done',
   'skipped',
@@ -28,6 +30,11 @@ export const historyEntrySchema = z.object({
   status: z.string().optional(),
   startedAt: z.number(),
   endedAt: z.number().optional(),
+  /**
+   * Its audio is still in this computer's spool, not yet with the service: an interrupted or
+   * failed visit can be finished (tried again) or discarded.
+   */
+  audioKept: z.boolean().optional(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 

@@ -16,11 +16,11 @@ import { createStreamClient, type StreamClient } from '../stream/stream-client';
 import type { FormContextItem } from '../../../shared/service';
 import type { ServiceSession } from './service-session';
 import { UserFacingError } from '../user-facing-error';
-import { ServiceCallError } from '../service/service-error';
 import { createAudioSpool, type AudioSpool } from '../spool/audio-spool';
 import { spooledAudioLog } from '../spool/spooled-audio-log';
 import { createInterruptedVisits } from './interrupted-visits';
-import { FINAL_STATES, endAndAwaitVerdict, fetchVisitResults } from './visit-results';
+import { deliverVisit, type DeliveryLeg } from './visit-delivery';
+import { FINAL_STATES, fetchVisitResults } from './visit-results';
 
 /** One service session fed the visit's audio: its own stream and recorder. */
 interface Leg {
@@ -52,7 +52,13 @@ export interface EncounterControllerDeps {
   /** Tests stretch polling to show that a notification, not a poll, brought the results. */
   resultsPolling?: { firstDelayMs?: number; maxDelayMs?: number };
   onRecorderChange(view: RecorderView): void;
-  onResultsProgress(progress: { sessionId: string; status: string; elapsedMs: number; done: boolean }): void;
+  onResultsProgress(progress: {
+    sessionId: string;
+    status: string;
+    elapsedMs: number;
+    done: boolean;
+    offline?: boolean;
+  }): void;
   /**
    * Where each leg's audio is spooled, encrypted, before it counts as captured: one directory per
    * service session under `root`. Without it the audio lives in memory only (unit tests).
@@ -63,6 +69,8 @@ export interface EncounterControllerDeps {
 }
 
 const IDLE: RecorderView = { state: 'idle', elapsedMs: 0, speech: false, backlogMs: 0 };
+/** A recorder in these states takes no more audio: a new visit may start. */
+const STOPPED = new Set(['ended', 'cancelled', 'failed']);
 
 /**
  * One encounter at a time: creates the session (with our own UUID so a retried create cannot make
@@ -71,6 +79,10 @@ const IDLE: RecorderView = { state: 'idle', elapsedMs: 0, speech: false, backlog
  */
 export function createEncounterController(deps: EncounterControllerDeps) {
   let active: ActiveEncounter | undefined;
+  /** A Start is on its way (creating the service session): a second one must not make another. */
+  let starting = false;
+  /** Visits of this run after End, until the service's verdict: they go on while the next records. */
+  const delivering = new Map<string, ActiveEncounter>();
   /** What the clinician last saw of a finished encounter, kept after its resources are released. */
   let finishedView: RecorderView | undefined;
   const results = new Map<string, Results>();
@@ -79,7 +91,10 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     ...deps,
     results,
     polls,
-    isRecording: (sessionId) => active?.sessionId === sessionId,
+    isLive: (sessionId) =>
+      [active, ...delivering.values()].some(
+        (visit) => visit && (visit.sessionId === sessionId || visit.formLeg?.sessionId === sessionId),
+      ),
   });
 
   function view(): RecorderView {
@@ -96,13 +111,47 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     session: ServiceSession,
     timing: Partial<RecorderTiming> = {},
   ): Promise<RecorderView> {
-    if (active && !['ended', 'cancelled', 'failed'].includes(active.recorder.state.state)) {
+    const running = active && !active.ending && !STOPPED.has(active.recorder.state.state);
+    if (running || starting) {
       throw new UserFacingError('invalid_request', 'A recording is already running. End or cancel it first.');
     }
+    starting = true;
+    try {
+      const encounter = await openEncounter(request, session, timing);
+      // The visit before: an ended one goes on delivering on its own; a cancelled or failed one is let go.
+      if (active && !active.ending) releaseLegs(active);
+      active = encounter;
+      deps.onVisit?.({
+        encounterId: request.encounterId,
+        sessionId: encounter.sessionId,
+        ...(encounter.formLeg ? { formSessionId: encounter.formLeg.sessionId } : {}),
+        kind: request.kind,
+        state: 'recording',
+        startedAt: deps.clock.now(),
+        audioKept: encounter.spool !== undefined,
+      });
+      // What the clinician sees is the main leg; the form leg follows the same chunks and verbs.
+      encounter.recorder.onChange((snapshot) => {
+        if (active === encounter) deps.onRecorderChange(toView(encounter, snapshot));
+        if (snapshot.state === 'failed')
+          deps.onVisit?.({ sessionId: encounter.sessionId, state: 'failed', endedAt: deps.clock.now() });
+      });
+      for (const leg of legsOf(encounter)) leg.recorder.start();
+      return view();
+    } finally {
+      starting = false;
+    }
+  }
+
+  async function openEncounter(
+    request: StartEncounter,
+    session: ServiceSession,
+    timing: Partial<RecorderTiming>,
+  ): Promise<ActiveEncounter> {
     await session.auth.current();
     const spoolKey = deps.spool ? await deps.spool.key() : undefined;
-    const legFor = (kind: Leg['kind'], id: string) =>
-      openLeg(kind, id, session, timing, { encounterId: request.encounterId, key: spoolKey });
+    const legFor = (kind: Leg['kind'], id: string, visitSessionId?: string) =>
+      openLeg(kind, id, session, timing, { encounterId: request.encounterId, key: spoolKey, visitSessionId });
     const sessionId =
       request.kind === 'ambient'
         ? await session.rest.createAmbientSession(request.encounterId, randomUUID())
@@ -115,32 +164,14 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     if (request.kind === 'ambient' && request.formItems?.length) {
       const formSessionId = await session.rest.createFormSession(request.encounterId);
       await session.rest.postFormContext(formSessionId, request.formItems);
-      formLeg = legFor('form', formSessionId);
+      formLeg = legFor('form', formSessionId, sessionId);
     }
-
-    const encounter: ActiveEncounter = {
+    return {
       ...legFor(request.kind, sessionId),
       encounterId: request.encounterId,
       session,
       ...(formLeg ? { formLeg } : {}),
     };
-    active = encounter;
-    deps.onVisit?.({
-      encounterId: request.encounterId,
-      sessionId,
-      ...(formLeg ? { formSessionId: formLeg.sessionId } : {}),
-      kind: request.kind,
-      state: 'recording',
-      startedAt: deps.clock.now(),
-    });
-    // What the clinician sees is the main leg; the form leg follows the same chunks and verbs.
-    encounter.recorder.onChange((snapshot) => {
-      deps.onRecorderChange(toView(encounter, snapshot));
-      if (snapshot.state === 'failed')
-        deps.onVisit?.({ sessionId, state: 'failed', endedAt: deps.clock.now() });
-    });
-    for (const leg of legsOf(encounter)) leg.recorder.start();
-    return view();
   }
 
   function openLeg(
@@ -148,7 +179,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     sessionId: string,
     session: ServiceSession,
     timing: Partial<RecorderTiming>,
-    spooling: { encounterId: string; key: Uint8Array | undefined },
+    spooling: { encounterId: string; key: Uint8Array | undefined; visitSessionId?: string | undefined },
   ): Leg {
     const spool =
       deps.spool && spooling.key
@@ -158,6 +189,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
             sessionId,
             encounterId: spooling.encounterId,
             kind,
+            visitSessionId: spooling.visitSessionId,
             now: () => deps.clock.now(),
           })
         : undefined;
@@ -178,108 +210,69 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     return { kind, sessionId, recorder, stream, ...(spool ? { spool } : {}) };
   }
 
+  /** A visit's recorders, streams and open spool segments, once nothing more goes through them. */
+  function releaseLegs(encounter: ActiveEncounter): void {
+    for (const leg of legsOf(encounter)) {
+      leg.recorder.dispose();
+      leg.stream.dispose();
+      leg.spool?.close();
+    }
+  }
+
   function requireActive(): ActiveEncounter {
     if (!active) throw new UserFacingError('invalid_request', 'No recording is running.');
     return active;
   }
 
-  /** End: the recorder sends what is left and EOF, then the service is told and polled. */
-  async function end(): Promise<RecorderView> {
+  /**
+   * End: the recorder sends what is left and EOF, then the service is told and polled. It goes on
+   * by itself while the service cannot be reached ("finishing when online"), also after a restart
+   * (the spool says 'finishing'), and the next visit can start meanwhile.
+   */
+  function end(): RecorderView {
     const encounter = requireActive();
     // A second End (a double click, the shortcut and the button) must not end the session twice.
     if (encounter.ending) return view();
     encounter.ending = true;
-    const started = deps.clock.now();
-    deps.onVisit?.({ sessionId: encounter.sessionId, state: 'processing', endedAt: started });
-    const main = finishLeg(encounter, encounter, (p) =>
-      deps.onResultsProgress({ sessionId: encounter.sessionId, ...p, done: false }),
+    for (const leg of legsOf(encounter)) leg.spool?.setState('finishing');
+    delivering.set(encounter.sessionId, encounter);
+    deps.onVisit?.({ sessionId: encounter.sessionId, state: 'processing', endedAt: deps.clock.now() });
+    const deliveryLeg = (leg: Leg): DeliveryLeg => ({
+      kind: leg.kind,
+      sessionId: leg.sessionId,
+      spool: leg.spool,
+      sendRest: () => leg.recorder.end(),
+      onLinkChange: (listener) => leg.stream.onLinkChange(listener),
+      release: () => leg.stream.dispose(),
+    });
+    void deliverVisit(
+      {
+        sessionId: encounter.sessionId,
+        kind: encounter.kind,
+        main: deliveryLeg(encounter),
+        forms: encounter.formLeg && deliveryLeg(encounter.formLeg),
+      },
+      {
+        clock: deps.clock,
+        log: deps.log,
+        rest: encounter.session.rest,
+        polling: deps.resultsPolling,
+        registerPoll: (sessionId, poll) => polls.set(sessionId, poll),
+        onResultsProgress: deps.onResultsProgress,
+        ...(deps.onVisit ? { onVisit: deps.onVisit } : {}),
+        onResults: (visitResults) => {
+          results.set(encounter.sessionId, visitResults);
+          // The visit is done: let go of its recorder and audio log, keep only what the view shows.
+          if (active === encounter) {
+            finishedView = view();
+            active = undefined;
+          }
+          for (const leg of legsOf(encounter)) leg.recorder.dispose();
+          delivering.delete(encounter.sessionId);
+        },
+      },
     );
-    // A form leg that cannot finish costs the forms, never the note.
-    const forms = encounter.formLeg
-      ? finishLeg(encounter, encounter.formLeg).catch((error: unknown) => {
-          deps.log.warn('the forms could not finish', { error: (error as Error).message });
-          return 'failed';
-        })
-      : undefined;
-    void main
-      .then(async (final) => afterEnd(encounter, final, await forms, started))
-      .catch((error: unknown) => endFailed(encounter, error, started));
     return view();
-  }
-
-  /** Sends what is left and EOF, tells the service the leg ended, and waits for its final status. */
-  async function finishLeg(
-    encounter: ActiveEncounter,
-    leg: Leg,
-    onProgress?: (progress: { status: string; elapsedMs: number }) => void,
-  ): Promise<string> {
-    await leg.recorder.end();
-    // Every byte is with the service; the spool stays until the note is delivered.
-    leg.spool?.close();
-    leg.spool?.setState('ended');
-    leg.stream.dispose();
-    const final = await endAndAwaitVerdict(encounter.session.rest, leg, {
-      clock: deps.clock,
-      ...(deps.resultsPolling ? { polling: deps.resultsPolling } : {}),
-      ...(onProgress ? { onProgress } : {}),
-      register: (poll) => polls.set(leg.sessionId, poll),
-    });
-    // Delivered (a note, or the service's verdict that there is none): the retention sweep removes
-    // the audio after its grace period. A failed session keeps it.
-    if (final === 'completed' || final === 'skipped') leg.spool?.setState('delivered');
-    return final;
-  }
-
-  async function afterEnd(
-    encounter: ActiveEncounter,
-    final: string,
-    formsFinal: string | undefined,
-    started: number,
-  ): Promise<void> {
-    const visit = { ...encounter, formSessionId: encounter.formLeg?.sessionId };
-    results.set(
-      encounter.sessionId,
-      await fetchVisitResults(encounter.session.rest, visit, final, formsFinal),
-    );
-    deps.onVisit?.({ sessionId: encounter.sessionId, state: FINAL_STATES[final] ?? 'failed', status: final });
-    // The visit is done: let go of its recorder and audio log, keep only what the view shows.
-    if (active === encounter) {
-      finishedView = view();
-      for (const leg of legsOf(encounter)) leg.recorder.dispose();
-      active = undefined;
-    }
-    deps.onResultsProgress({
-      sessionId: encounter.sessionId,
-      status: final,
-      elapsedMs: deps.clock.now() - started,
-      done: true,
-    });
-  }
-
-  /**
-   * The end of a visit failed (the service could not be told, polled or read): the clinician gets
-   * a sentence and the visit shows as failed in History. Without this the results card would wait
-   * for ever.
-   */
-  function endFailed(encounter: ActiveEncounter, error: unknown, started: number): void {
-    deps.log.warn('the recording could not finish', { error: (error as Error)?.name ?? 'unknown' });
-    const reason =
-      error instanceof ServiceCallError ? error.sentence : 'The app could not finish this visit.';
-    results.set(encounter.sessionId, {
-      sessionId: encounter.sessionId,
-      kind: encounter.kind,
-      status: 'failed',
-      done: true,
-      // Retrying the upload from History is issue 7's; until then the sentence promises no more.
-      problem: `${reason} The visit's audio stays on this computer for up to 7 days.`,
-    });
-    deps.onVisit?.({ sessionId: encounter.sessionId, state: 'failed' });
-    deps.onResultsProgress({
-      sessionId: encounter.sessionId,
-      status: 'failed',
-      elapsedMs: deps.clock.now() - started,
-      done: true,
-    });
   }
 
   return {
@@ -310,10 +303,17 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     end,
     async cancel(): Promise<RecorderView> {
       const encounter = requireActive();
+      if (encounter.ending)
+        throw new UserFacingError('invalid_request', 'This visit has ended; it cannot be cancelled.');
       // Discarded by the clinician: nothing of the visit is kept, even if the service cannot be
       // told right now (cancelling there waits for it).
       for (const leg of legsOf(encounter)) leg.spool?.discard();
-      deps.onVisit?.({ sessionId: encounter.sessionId, state: 'cancelled', endedAt: deps.clock.now() });
+      deps.onVisit?.({
+        sessionId: encounter.sessionId,
+        state: 'cancelled',
+        endedAt: deps.clock.now(),
+        audioKept: false,
+      });
       for (const leg of legsOf(encounter)) {
         await leg.recorder.cancel();
         leg.stream.dispose();
@@ -322,14 +322,21 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     },
     /** Whether this run of the app knows the session (recording, processing or done). */
     has(sessionId: string): boolean {
-      return results.has(sessionId) || active?.sessionId === sessionId || polls.has(sessionId);
+      return (
+        results.has(sessionId) ||
+        active?.sessionId === sessionId ||
+        delivering.has(sessionId) ||
+        polls.has(sessionId) ||
+        interrupted.isFinishing(sessionId)
+      );
     },
     /** The results of a session, once the service is done; until then its status. */
     results(sessionId: string): Results {
       const done = results.get(sessionId);
       if (done) return done;
-      if (active?.sessionId === sessionId || polls.has(sessionId)) {
-        return { sessionId, kind: active?.kind ?? 'ambient', status: 'processing', done: false };
+      const live = active?.sessionId === sessionId ? active : delivering.get(sessionId);
+      if (live || polls.has(sessionId) || interrupted.isFinishing(sessionId)) {
+        return { sessionId, kind: live?.kind ?? 'ambient', status: 'processing', done: false };
       }
       throw new UserFacingError('invalid_request', 'This app has no results for that recording.');
     },
@@ -360,11 +367,8 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       polls.get(sessionId)?.wake();
     },
     dispose(): void {
-      for (const leg of active ? legsOf(active) : []) {
-        leg.recorder.dispose();
-        leg.stream.dispose();
-        leg.spool?.close();
-      }
+      for (const encounter of new Set([...(active ? [active] : []), ...delivering.values()]))
+        releaseLegs(encounter);
     },
   };
 }

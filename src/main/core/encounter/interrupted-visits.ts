@@ -2,21 +2,42 @@ import { rmSync } from 'node:fs';
 import type { HistoryEntry, Results, StartEncounter } from '../../../shared/contract';
 import type { Clock, Logger } from '../ports';
 import type { Poll } from '../results/results-poller';
-import { continueAudioSpool, listAudioSpools, recoverAudioSpool } from '../spool/audio-spool';
+import {
+  continueAudioSpool,
+  listAudioSpools,
+  recoverAudioSpool,
+  SpoolKeyError,
+  type SpoolManifest,
+  type SpoolState,
+} from '../spool/audio-spool';
 import { spooledAudioLog } from '../spool/spooled-audio-log';
 import { createMemoryAudioLog } from '../stream/audio-log';
 import { createStreamClient } from '../stream/stream-client';
 import { UserFacingError } from '../user-facing-error';
 import type { ServiceSession } from './service-session';
-import { FINAL_STATES, endAndAwaitVerdict, fetchVisitResults } from './visit-results';
+import { deliverVisit, type DeliveryDeps, type DeliveryLeg } from './visit-delivery';
 
-/** A visit whose spool outlived the app run that recorded it. */
-export interface UnfinishedVisit {
+/** One service session of an unfinished visit, as its spool describes it. */
+interface SpooledLeg {
   dir: string;
+  sessionId: string;
+  kind: StartEncounter['kind'];
+  state: SpoolState;
+}
+
+/** A visit whose audio outlived the app run that recorded it, still to go to the service. */
+export interface UnfinishedVisit {
   sessionId: string;
   encounterId: string;
   kind: StartEncounter['kind'];
   startedAt: number;
+  /**
+   * 'recording': the app stopped mid-visit (interrupted: the clinician finishes or discards it).
+   * 'finishing' or 'ended': End or Finish was pressed; it finishes by itself when it can.
+   */
+  state: SpoolState;
+  main: SpooledLeg;
+  forms?: SpooledLeg;
 }
 
 export interface InterruptedVisitsDeps {
@@ -24,113 +45,181 @@ export interface InterruptedVisitsDeps {
   clock: Clock;
   log: Logger;
   resultsPolling?: { firstDelayMs?: number; maxDelayMs?: number };
-  onResultsProgress(progress: { sessionId: string; status: string; elapsedMs: number; done: boolean }): void;
+  onResultsProgress: DeliveryDeps['onResultsProgress'];
   onVisit?(entry: Pick<HistoryEntry, 'sessionId'> & Partial<HistoryEntry>): void;
   /** The controller's own bookkeeping, shared so a finished visit is found like any other. */
   results: Map<string, Results>;
   polls: Map<string, Poll>;
-  /** Whether this session is the one being recorded now (its spool is not interrupted). */
-  isRecording(sessionId: string): boolean;
+  /** Whether this session belongs to a visit of this run (recording, or finishing after End). */
+  isLive(sessionId: string): boolean;
 }
+
+const UNFINISHED: ReadonlySet<SpoolState> = new Set(['recording', 'finishing', 'ended']);
 
 /**
  * Visits whose audio is still in their spool because the app stopped before the service had it
- * all (a crash, a kill, a power cut): History's "interrupted" visits, to finish or discard.
+ * all (a crash, a kill, a power cut, End pressed while offline): History's interrupted visits, to
+ * finish or discard, and visits that finish by themselves once the service can be reached.
  */
 export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
-  return {
-    async list(): Promise<UnfinishedVisit[]> {
-      if (!deps.spool) return [];
-      return listAudioSpools(deps.spool.root)
-        .filter(({ manifest }) => manifest.state === 'recording' || manifest.state === 'ended')
-        .filter(
-          ({ manifest }) => !deps.isRecording(manifest.sessionId) && !deps.polls.has(manifest.sessionId),
-        )
-        .map(({ dir, manifest }) => ({
-          dir,
+  /** Visits being finished now: a second Finish does nothing, and Discard waits. */
+  const finishing = new Set<string>();
+
+  function list(): UnfinishedVisit[] {
+    if (!deps.spool) return [];
+    const spools = listAudioSpools(deps.spool.root).filter(({ manifest }) => UNFINISHED.has(manifest.state));
+    const legOf = (dir: string, manifest: SpoolManifest): SpooledLeg => ({
+      dir,
+      sessionId: manifest.sessionId,
+      kind: manifest.kind,
+      state: manifest.state,
+    });
+    return spools
+      .filter(({ manifest }) => manifest.visitSessionId === undefined)
+      .filter(({ manifest }) => !deps.isLive(manifest.sessionId))
+      .map(({ dir, manifest }) => {
+        const forms = spools.find((s) => s.manifest.visitSessionId === manifest.sessionId);
+        return {
           sessionId: manifest.sessionId,
           encounterId: manifest.encounterId,
           kind: manifest.kind,
           startedAt: manifest.createdAt,
-        }));
-    },
-
-    /**
-     * Its spooled audio goes to the same service session from where the service's resume point
-     * says (nothing twice, nothing missing), then EOF, end, and the results as after any End.
-     * Progress and the end come as results.progress, like a live visit.
-     */
-    async finish(visit: UnfinishedVisit, session: ServiceSession): Promise<void> {
-      if (!deps.spool)
-        throw new UserFacingError('invalid_request', 'This app keeps no recordings to finish.');
-      const key = await deps.spool.key();
-      const recovered = recoverAudioSpool(visit.dir, key);
-      if (recovered.problems.length > 0)
-        deps.log.warn('spool: recovered with problems', { problems: recovered.problems.length });
-      const memory = createMemoryAudioLog();
-      for (const chunk of recovered.chunks) memory.append(chunk.audio);
-      const spool = continueAudioSpool(
-        { dir: visit.dir, key, sessionId: visit.sessionId, encounterId: visit.encounterId, kind: visit.kind },
-        recovered,
-      );
-      const stream = createStreamClient({
-        endpoint: session.connection.endpoint,
-        sessionId: visit.sessionId,
-        tokens: session.auth,
-        clock: deps.clock,
-        log: deps.log,
-        audioLog: spooledAudioLog(spool, memory),
+          state: manifest.state,
+          main: legOf(dir, manifest),
+          ...(forms ? { forms: legOf(forms.dir, forms.manifest) } : {}),
+        };
       });
-      const started = deps.clock.now();
+  }
+
+  /** The leg's spool read back; what the service lacks goes from it, from the service's resume point. */
+  function reopenLeg(leg: SpooledLeg, visit: UnfinishedVisit, key: Uint8Array, session: ServiceSession) {
+    let recovered;
+    try {
+      recovered = recoverAudioSpool(leg.dir, key);
+    } catch (error) {
+      if (error instanceof SpoolKeyError) {
+        throw new UserFacingError(
+          'invalid_request',
+          "This visit's audio cannot be read on this computer any more: the key that protected it is gone (this happens when the computer has no keyring and the app restarted). Discard it and record the visit again.",
+        );
+      }
+      throw error;
+    }
+    if (recovered.problems.length > 0)
+      deps.log.warn('spool: recovered with problems', { problems: recovered.problems.length });
+    const spool = continueAudioSpool(
+      {
+        dir: leg.dir,
+        key,
+        sessionId: leg.sessionId,
+        encounterId: visit.encounterId,
+        kind: leg.kind,
+        visitSessionId: leg === visit.main ? undefined : visit.sessionId,
+      },
+      recovered,
+    );
+    if (leg.state === 'ended') return { leg, spool, stream: undefined };
+    const memory = createMemoryAudioLog();
+    for (const chunk of recovered.chunks) memory.append(chunk.audio);
+    const stream = createStreamClient({
+      endpoint: session.connection.endpoint,
+      sessionId: leg.sessionId,
+      tokens: session.auth,
+      clock: deps.clock,
+      log: deps.log,
+      audioLog: spooledAudioLog(spool, memory),
+    });
+    return { leg, spool, stream };
+  }
+
+  function deliveryLeg({ leg, spool, stream }: ReturnType<typeof reopenLeg>): DeliveryLeg {
+    // From now on the visit finishes by itself, also after another restart.
+    if (leg.state !== 'ended') spool.setState('finishing');
+    return {
+      kind: leg.kind,
+      sessionId: leg.sessionId,
+      spool,
+      ...(stream
+        ? {
+            sendRest: () => {
+              stream.connect();
+              return stream.finish();
+            },
+            onLinkChange: (listener) => stream.onLinkChange(listener),
+          }
+        : {}),
+      release: () => stream?.dispose(),
+    };
+  }
+
+  /**
+   * Its spooled audio goes to the same service sessions from where the service's resume point
+   * says (nothing twice, nothing missing), then EOF, end, and the results as after any End.
+   * Progress and the end come as results.progress, like a live visit. Resolves once delivery has
+   * begun; a second call for a visit already on its way does nothing.
+   */
+  async function finish(visit: UnfinishedVisit, session: ServiceSession): Promise<void> {
+    if (!deps.spool) throw new UserFacingError('invalid_request', 'This app keeps no recordings to finish.');
+    if (finishing.has(visit.sessionId)) return;
+    finishing.add(visit.sessionId);
+    try {
+      const key = await deps.spool.key();
+      const main = deliveryLeg(reopenLeg(visit.main, visit, key, session));
+      const forms = visit.forms ? deliveryLeg(reopenLeg(visit.forms, visit, key, session)) : undefined;
       deps.onVisit?.({
         sessionId: visit.sessionId,
         encounterId: visit.encounterId,
         kind: visit.kind,
         startedAt: visit.startedAt,
         state: 'processing',
+        audioKept: true,
       });
-      const verdict = (async () => {
-        stream.connect();
-        await stream.finish();
-        spool.close();
-        spool.setState('ended');
-        stream.dispose();
-        return endAndAwaitVerdict(session.rest, visit, {
+      void deliverVisit(
+        { sessionId: visit.sessionId, kind: visit.kind, main, forms },
+        {
           clock: deps.clock,
-          ...(deps.resultsPolling ? { polling: deps.resultsPolling } : {}),
-          onProgress: (p) => deps.onResultsProgress({ sessionId: visit.sessionId, ...p, done: false }),
-          register: (poll) => deps.polls.set(visit.sessionId, poll),
-        });
-      })();
-      void verdict.then(
-        async (final) => {
-          deps.results.set(visit.sessionId, await fetchVisitResults(session.rest, visit, final, undefined));
-          if (final === 'completed' || final === 'skipped') spool.setState('delivered');
-          deps.onVisit?.({
-            sessionId: visit.sessionId,
-            state: FINAL_STATES[final] ?? 'failed',
-            status: final,
-          });
-          deps.onResultsProgress({
-            sessionId: visit.sessionId,
-            status: final,
-            elapsedMs: deps.clock.now() - started,
-            done: true,
-          });
+          log: deps.log,
+          rest: session.rest,
+          polling: deps.resultsPolling,
+          registerPoll: (sessionId, poll) => deps.polls.set(sessionId, poll),
+          onResults: (results) => deps.results.set(visit.sessionId, results),
+          onResultsProgress: deps.onResultsProgress,
+          ...(deps.onVisit ? { onVisit: deps.onVisit } : {}),
         },
-        (error: unknown) => {
-          stream.dispose();
-          spool.close();
-          deps.log.warn('an interrupted visit could not be finished', { error: (error as Error).message });
-          deps.onVisit?.({ sessionId: visit.sessionId, state: 'interrupted' });
-        },
-      );
+      ).finally(() => finishing.delete(visit.sessionId));
+    } catch (error) {
+      finishing.delete(visit.sessionId);
+      throw error;
+    }
+  }
+
+  return {
+    list,
+    finish,
+    /** Whether this visit is on its way to the service now. */
+    isFinishing: (sessionId: string) => finishing.has(sessionId),
+
+    /** Visits that were finishing when the app stopped go on by themselves (no clinician needed). */
+    async resumeFinishing(session: ServiceSession): Promise<void> {
+      for (const visit of list().filter((v) => v.state !== 'recording')) {
+        await finish(visit, session).catch((error: unknown) =>
+          deps.log.warn('a visit could not resume finishing', { error: (error as Error).name }),
+        );
+      }
     },
 
     /** The clinician discards it: its audio is deleted. */
     discard(visit: UnfinishedVisit): void {
-      rmSync(visit.dir, { recursive: true, force: true });
-      deps.onVisit?.({ sessionId: visit.sessionId, state: 'cancelled' });
+      if (finishing.has(visit.sessionId)) {
+        throw new UserFacingError(
+          'invalid_request',
+          'This visit is being sent to the service right now, so it cannot be discarded.',
+        );
+      }
+      for (const leg of visit.forms ? [visit.main, visit.forms] : [visit.main])
+        rmSync(leg.dir, { recursive: true, force: true });
+      deps.onVisit?.({ sessionId: visit.sessionId, state: 'cancelled', audioKept: false });
     },
   };
 }
+export type InterruptedVisits = ReturnType<typeof createInterruptedVisits>;

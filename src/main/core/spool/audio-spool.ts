@@ -20,7 +20,15 @@ import { openRecord, sealRecord } from './spool-record';
  * and the manifest is rewritten (atomically, fsynced) when a segment opens or closes and when the
  * visit changes state.
  */
-export const SPOOL_STATES = ['recording', 'ended', 'delivered', 'discarded'] as const;
+export const SPOOL_STATES = [
+  'recording',
+  /** End was pressed: the rest goes to the service when it can be reached, also after a restart. */
+  'finishing',
+  /** The service has every byte (EOF done); its verdict is still to come. */
+  'ended',
+  'delivered',
+  'discarded',
+] as const;
 export type SpoolState = (typeof SPOOL_STATES)[number];
 
 const manifestSchema = z.object({
@@ -28,6 +36,8 @@ const manifestSchema = z.object({
   sessionId: z.string(),
   encounterId: z.string(),
   kind: z.enum(['ambient', 'form']),
+  /** A form-filling leg of an ambient visit: the ambient session it belongs to. */
+  visitSessionId: z.string().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
   state: z.enum(SPOOL_STATES),
@@ -61,6 +71,7 @@ export interface SpoolOptions {
   sessionId: string;
   encounterId: string;
   kind: SpoolManifest['kind'];
+  visitSessionId?: string | undefined;
   now?: () => number;
   segmentAudioBytes?: number;
 }
@@ -74,6 +85,7 @@ export function createAudioSpool(options: SpoolOptions): AudioSpool {
     sessionId: options.sessionId,
     encounterId: options.encounterId,
     kind: options.kind,
+    ...(options.visitSessionId ? { visitSessionId: options.visitSessionId } : {}),
     createdAt: now(),
     updatedAt: now(),
     state: 'recording',
