@@ -167,7 +167,12 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       tokens: session.auth,
       clock: deps.clock,
       log: deps.log,
-      ...(spool ? { audioLog: spooledAudioLog(spool) } : {}),
+      ...(spool
+        ? {
+            // TODO(wire): notice (the disk refused audio; it is kept in memory only from now on)
+            audioLog: spooledAudioLog(spool, { onWriteFailure: () => {} }),
+          }
+        : {}),
     });
     const recorder = createRecorder({
       stream,

@@ -4,7 +4,6 @@ import type { Clock, Logger } from '../ports';
 import type { Poll } from '../results/results-poller';
 import { continueAudioSpool, listAudioSpools, recoverAudioSpool } from '../spool/audio-spool';
 import { spooledAudioLog } from '../spool/spooled-audio-log';
-import { createMemoryAudioLog } from '../stream/audio-log';
 import { createStreamClient } from '../stream/stream-client';
 import { UserFacingError } from '../user-facing-error';
 import type { ServiceSession } from './service-session';
@@ -67,8 +66,6 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
       const recovered = recoverAudioSpool(visit.dir, key);
       if (recovered.problems.length > 0)
         deps.log.warn('spool: recovered with problems', { problems: recovered.problems.length });
-      const memory = createMemoryAudioLog();
-      for (const chunk of recovered.chunks) memory.append(chunk.audio);
       const spool = continueAudioSpool(
         { dir: visit.dir, key, sessionId: visit.sessionId, encounterId: visit.encounterId, kind: visit.kind },
         recovered,
@@ -79,7 +76,7 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
         tokens: session.auth,
         clock: deps.clock,
         log: deps.log,
-        audioLog: spooledAudioLog(spool, memory),
+        audioLog: spooledAudioLog(spool),
       });
       const started = deps.clock.now();
       deps.onVisit?.({
