@@ -6,7 +6,7 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import { syntheticSpeech } from '../sandbox/test-support/service-client';
 import type { AppCore } from '../src/main/core/app-core';
 import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
-import { listAudioSpools, recoverAudioSpool } from '../src/main/core/spool/audio-spool';
+import { listAudioSpools, readRecoveredAudio, recoverAudioSpool } from '../src/main/core/spool/audio-spool';
 import { loadSpoolKey } from '../src/main/core/spool/spool-key';
 import { encodeAudioChunk, type EventName, type VerbName } from '../src/shared/contract';
 import { callVerb, useBearerPartner } from './support/sandbox-partner';
@@ -95,9 +95,11 @@ describe('the spool behind a visit', () => {
     expect(done.status).toBe('completed');
 
     const received = await serviceCopy(sessionId);
-    const spooled = recoverAudioSpool(join(dataDir, 'spool', sessionId), await loadSpoolKey(secrets));
+    const dir = join(dataDir, 'spool', sessionId);
+    const key = await loadSpoolKey(secrets);
+    const spooled = recoverAudioSpool(dir, key);
     expect(spooled.problems).toEqual([]);
-    const pcm = Buffer.concat(spooled.chunks.map((c) => c.audio));
+    const pcm = readRecoveredAudio(dir, key, spooled);
     expect(pcm.length).toBe(received.received_bytes);
     expect(createHash('sha256').update(pcm).digest('hex')).toBe(received.pcm_sha256);
     expect(spooled.manifest).toMatchObject({ encounterId: 'spool1', state: 'delivered' });
@@ -129,8 +131,10 @@ describe('the spool behind a visit', () => {
     expect(done.status).toBe('completed');
 
     const received = await serviceCopy(sessionId);
-    const spooled = recoverAudioSpool(join(dataDir, 'spool', sessionId), await loadSpoolKey(secrets));
-    const pcm = Buffer.concat(spooled.chunks.map((c) => c.audio));
+    const dir = join(dataDir, 'spool', sessionId);
+    const key = await loadSpoolKey(secrets);
+    const spooled = recoverAudioSpool(dir, key);
+    const pcm = readRecoveredAudio(dir, key, spooled);
     expect(pcm.length).toBe(35 * 3_200);
     expect(received.received_bytes).toBe(pcm.length);
     expect(received.pcm_sha256).toBe(createHash('sha256').update(pcm).digest('hex'));

@@ -43,6 +43,7 @@ export function RecordView() {
   // this view only needs to redraw when the state or its reason changes.
   const state = useAppStore((s) => s.recorder?.state ?? 'idle');
   const reason = useAppStore((s) => s.recorder?.reason);
+  const notice = useAppStore((s) => s.recorder?.notice);
   const capture = useAppStore((s) => s.capture);
   const error = useAppStore((s) => s.recordingError);
   const start = useAppStore((s) => s.startRecording);
@@ -92,6 +93,11 @@ export function RecordView() {
             {capture.voiceDetection === 'loading' && ' · starting voice detection…'}
           </p>
         </>
+      )}
+      {notice && (
+        <p className="warning" role="alert" data-testid="recording-notice">
+          {notice}
+        </p>
       )}
       {capture?.notice && (
         <p className="warning" role="alert" data-testid="capture-notice">

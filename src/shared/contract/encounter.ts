@@ -108,6 +108,8 @@ export const recorderViewSchema = z.object({
   speech: z.boolean(),
   /** Audio the service does not have yet, ms (the "sending backlog" figure). */
   backlogMs: z.number(),
+  /** Something the clinician must know about this visit's safety (the disk refused its audio). */
+  notice: z.string().optional(),
 });
 export type RecorderView = z.infer<typeof recorderViewSchema>;
 

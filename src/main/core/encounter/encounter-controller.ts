@@ -87,6 +87,8 @@ export function createEncounterController(deps: EncounterControllerDeps) {
   let finishedView: RecorderView | undefined;
   const results = new Map<string, Results>();
   const polls = new Map<string, Poll>();
+  /** Sessions whose audio the disk refused: kept in memory from then on (onDiskFailure). */
+  const diskFailures = new Set<string>();
   const interrupted = createInterruptedVisits({
     ...deps,
     results,
@@ -99,7 +101,12 @@ export function createEncounterController(deps: EncounterControllerDeps) {
 
   function view(): RecorderView {
     if (!active) return finishedView ?? IDLE;
-    return toView(active, active.recorder.state);
+    return toView(active, active.recorder.state, diskNotice(active));
+  }
+
+  function diskNotice(encounter: ActiveEncounter): string | undefined {
+    if (!legsOf(encounter).some((leg) => diskFailures.has(leg.sessionId))) return undefined;
+    return "This computer's disk would not take the recording (it may be full). The visit goes on and is kept in memory: keep the app open until its note arrives, and tell your IT admin.";
   }
 
   /**
@@ -132,7 +139,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       });
       // What the clinician sees is the main leg; the form leg follows the same chunks and verbs.
       encounter.recorder.onChange((snapshot) => {
-        if (active === encounter) deps.onRecorderChange(toView(encounter, snapshot));
+        if (active === encounter) deps.onRecorderChange(toView(encounter, snapshot, diskNotice(encounter)));
         if (snapshot.state === 'failed')
           deps.onVisit?.({ sessionId: encounter.sessionId, state: 'failed', endedAt: deps.clock.now() });
       });
@@ -199,7 +206,9 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       tokens: session.auth,
       clock: deps.clock,
       log: deps.log,
-      ...(spool ? { audioLog: spooledAudioLog(spool) } : {}),
+      ...(spool
+        ? { audioLog: spooledAudioLog(spool, { onWriteFailure: () => onDiskFailure(sessionId) }) }
+        : {}),
     });
     const recorder = createRecorder({
       stream,
@@ -208,6 +217,16 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       timing: { ...timing, ...deps.recorderTiming },
     });
     return { kind, sessionId, recorder, stream, ...(spool ? { spool } : {}) };
+  }
+
+  /**
+   * The disk refused a leg's audio (full, failing): the rest of the visit is kept in memory, so it
+   * still reaches the service, but it would not survive the app stopping. The clinician is told.
+   */
+  function onDiskFailure(sessionId: string): void {
+    deps.log.error('spool: the disk refused audio; keeping the rest of the visit in memory', {});
+    diskFailures.add(sessionId);
+    if (active && legsOf(active).some((leg) => leg.sessionId === sessionId)) deps.onRecorderChange(view());
   }
 
   /** A visit's recorders, streams and open spool segments, once nothing more goes through them. */
@@ -377,11 +396,12 @@ function legsOf(encounter: ActiveEncounter): Leg[] {
   return encounter.formLeg ? [encounter, encounter.formLeg] : [encounter];
 }
 
-function toView(encounter: ActiveEncounter, snapshot: RecorderSnapshot): RecorderView {
+function toView(encounter: ActiveEncounter, snapshot: RecorderSnapshot, notice?: string): RecorderView {
   const reason = describeRecorder(snapshot);
   return {
     state: snapshot.state,
     ...(reason ? { reason } : {}),
+    ...(notice ? { notice } : {}),
     sessionId: encounter.sessionId,
     encounterId: encounter.encounterId,
     kind: encounter.kind,

@@ -11,7 +11,6 @@ import {
   type SpoolState,
 } from '../spool/audio-spool';
 import { spooledAudioLog } from '../spool/spooled-audio-log';
-import { createMemoryAudioLog } from '../stream/audio-log';
 import { createStreamClient } from '../stream/stream-client';
 import { UserFacingError } from '../user-facing-error';
 import type { ServiceSession } from './service-session';
@@ -119,15 +118,13 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
       recovered,
     );
     if (leg.state === 'ended') return { leg, spool, stream: undefined };
-    const memory = createMemoryAudioLog();
-    for (const chunk of recovered.chunks) memory.append(chunk.audio);
     const stream = createStreamClient({
       endpoint: session.connection.endpoint,
       sessionId: leg.sessionId,
       tokens: session.auth,
       clock: deps.clock,
       log: deps.log,
-      audioLog: spooledAudioLog(spool, memory),
+      audioLog: spooledAudioLog(spool),
     });
     return { leg, spool, stream };
   }

@@ -17,8 +17,10 @@ import {
   continueAudioSpool,
   createAudioSpool,
   listAudioSpools,
+  readRecoveredAudio,
   recoverAudioSpool,
   sweepAudioSpools,
+  type RecoveredSpool,
   type SpoolOptions,
 } from './audio-spool';
 import { recordBytes } from './spool-record';
@@ -51,7 +53,8 @@ const segments = (dir: string) =>
   readdirSync(dir)
     .filter((f) => f.endsWith('.spool'))
     .sort();
-const joined = (chunks: { audio: Buffer }[]) => Buffer.concat(chunks.map((c) => c.audio));
+/** Every recovered byte, read back from the segment files. */
+const joined = (dir: string, recovered: RecoveredSpool) => readRecoveredAudio(dir, key, recovered);
 const expected = (from: number, to: number) =>
   Buffer.concat(Array.from({ length: to - from }, (_, k) => chunk(from + k)));
 
@@ -64,7 +67,7 @@ describe('the audio spool', () => {
     const recovered = recoverAudioSpool(o.dir, key);
     expect(recovered.problems).toEqual([]);
     expect(recovered.length).toBe(25 * CHUNK);
-    expect(joined(recovered.chunks).equals(expected(0, 25))).toBe(true);
+    expect(joined(o.dir, recovered).equals(expected(0, 25))).toBe(true);
     expect(recovered.manifest).toMatchObject({ encounterId: 'bed12', state: 'recording' });
   });
 
@@ -85,7 +88,7 @@ describe('the audio spool', () => {
     write(o, 15); // never closed: the second segment is still open
     const recovered = recoverAudioSpool(o.dir, key);
     expect(recovered.problems).toEqual([]);
-    expect(joined(recovered.chunks).equals(expected(0, 15))).toBe(true);
+    expect(joined(o.dir, recovered).equals(expected(0, 15))).toBe(true);
   });
 
   it('drops a torn last record and recovers every complete one before it', () => {
@@ -96,7 +99,7 @@ describe('the audio spool', () => {
     truncateSync(last, statSync(last).size - 100);
     const recovered = recoverAudioSpool(o.dir, key);
     expect(recovered.length).toBe(13 * CHUNK);
-    expect(joined(recovered.chunks).equals(expected(0, 13))).toBe(true);
+    expect(joined(o.dir, recovered).equals(expected(0, 13))).toBe(true);
     expect(recovered.problems).toEqual([
       `segment-000002.spool: torn tail dropped at byte ${3 * recordBytes(CHUNK)}`,
     ]);
@@ -111,7 +114,7 @@ describe('the audio spool', () => {
     continued.close();
     const again = recoverAudioSpool(o.dir, key);
     expect(again.problems).toEqual([]);
-    expect(joined(again.chunks).equals(expected(0, 20))).toBe(true);
+    expect(joined(o.dir, again).equals(expected(0, 20))).toBe(true);
   });
 
   it('refuses another key, and reports a damaged record instead of passing damaged audio on', () => {
@@ -136,7 +139,7 @@ describe('the audio spool', () => {
     rmSync(join(o.dir, 'segment-000002.spool'));
     const recovered = recoverAudioSpool(o.dir, key);
     expect(recovered.length).toBe(10 * CHUNK);
-    expect(joined(recovered.chunks).equals(expected(0, 10))).toBe(true);
+    expect(joined(o.dir, recovered).equals(expected(0, 10))).toBe(true);
     expect(recovered.problems).toEqual([
       'segment-000002.spool: missing',
       `segment-000003.spool: audio from ${10 * CHUNK} to ${20 * CHUNK} is missing`,

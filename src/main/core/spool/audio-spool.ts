@@ -1,68 +1,72 @@
-import {
-  closeSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
-import { z } from 'zod';
-import { openRecord, sealRecord } from './spool-record';
+import { createSpoolIndex, type SpoolIndex } from './spool-index';
+import {
+  readSpoolManifest,
+  segmentAt,
+  writeSpoolManifest,
+  type SpoolManifest,
+  type SpoolState,
+} from './spool-manifest';
+import { createSpoolReader } from './spool-reader';
+import { sealRecord } from './spool-record';
+import type { RecoveredSpool } from './spool-recovery';
+
+export { SPOOL_STATES, type SpoolManifest, type SpoolState } from './spool-manifest';
+export { SpoolKeyError, readRecoveredAudio, recoverAudioSpool, type RecoveredSpool } from './spool-recovery';
 
 /**
  * A visit's audio on disk, before it counts as captured: segment files of sealed records
- * (spool-record.ts) and a manifest written atomically. Each append is one write() to the open
- * segment, so a killed app loses at most the write in flight; a segment is fsynced when it closes,
- * and the manifest is rewritten (atomically, fsynced) when a segment opens or closes and when the
- * visit changes state.
+ * (spool-record.ts) and a manifest written atomically (spool-manifest.ts). Each append is one
+ * write() to the open segment, so a killed app loses at most the write in flight; a segment is
+ * fsynced when it closes, and the manifest is rewritten (atomically, fsynced) when a segment opens
+ * or closes and when the visit changes state. The sender reads the audio back from these files
+ * (spool-reader.ts), through an index of where each record is (spool-index.ts).
+ *
+ * A disk that refuses a write (full, failing) never costs audio through an exception: the spool
+ * stops writing audio for good and says so in `writeFailure`, and the caller keeps the rest.
  */
-export const SPOOL_STATES = [
-  'recording',
-  /** End was pressed: the rest goes to the service when it can be reached, also after a restart. */
-  'finishing',
-  /** The service has every byte (EOF done); its verdict is still to come. */
-  'ended',
-  'delivered',
-  'discarded',
-] as const;
-export type SpoolState = (typeof SPOOL_STATES)[number];
 
-const manifestSchema = z.object({
-  version: z.literal(1),
-  sessionId: z.string(),
-  encounterId: z.string(),
-  kind: z.enum(['ambient', 'form']),
-  /** A form-filling leg of an ambient visit: the ambient session it belongs to. */
-  visitSessionId: z.string().optional(),
-  createdAt: z.number(),
-  updatedAt: z.number(),
-  state: z.enum(SPOOL_STATES),
-  /** The service has every byte before this (its last ACK we saw); a hint for recovery. */
-  ackedOffset: z.number().int().nonnegative(),
-  segments: z.array(z.object({ name: z.string(), firstOffset: z.number().int().nonnegative() })),
-});
-export type SpoolManifest = z.infer<typeof manifestSchema>;
-
-const MANIFEST = 'manifest.json';
 /** 30 s of 16 kHz mono 16-bit audio per segment: an fsync every 30 s, and small files. */
 export const DEFAULT_SEGMENT_AUDIO_BYTES = 32_000 * 30;
 
 export interface AudioSpool {
   readonly dir: string;
-  /** Audio bytes appended since the visit started (recovered ones included). */
+  /**
+   * Audio bytes on disk since the visit started (recovered ones included): every one of them can be
+   * read back. Appends after a write failure are not on disk and not counted.
+   */
   readonly length: number;
+  /**
+   * Seals `pcm` into the open segment. Never throws for a disk problem: the first failed or short
+   * write (or a segment that cannot be opened or named in the manifest) stops all audio writing
+   * for this spool, and is kept in `writeFailure`; that chunk and later ones are not on disk.
+   */
   append(pcm: Uint8Array): void;
+  /**
+   * Why audio writing stopped, once it has; then the caller keeps later audio elsewhere. The
+   * manifest is still saved when asked, as the visit's state matters to recovery and retention.
+   */
+  readonly writeFailure: Error | undefined;
+  /**
+   * Up to `max` bytes of the audio on disk from offset `from` (fewer only at `length`), read and
+   * decrypted from the segment files, whatever the service acknowledged. Throws when it cannot.
+   */
+  read(from: number, max: number): Uint8Array;
   /** The service acknowledged every byte before `offset`. Kept in memory; saved with the manifest. */
   noteAcked(offset: number): void;
-  setState(state: SpoolState): void;
-  /** Closes the open segment (fsynced) and saves the manifest. */
-  close(): void;
-  /** The clinician discarded the visit: the spool is deleted, and later calls do nothing. */
+  /** Returns whether the manifest could be saved (a full disk may refuse it; nothing throws). */
+  setState(state: SpoolState): boolean;
+  /** Closes the open segment (fsynced) and saves the manifest; returns whether both succeeded. */
+  close(): boolean;
+  /** The clinician discarded the visit: the spool is deleted, later writes do nothing, reads throw. */
   discard(): void;
+}
+
+/** The file operations a test may replace to play a failing disk; the real ones by default. */
+export interface SpoolIo {
+  /** Like fs.writeSync: returns how many bytes were written, or throws (ENOSPC, EIO). */
+  writeSync?: (fd: number, data: Uint8Array) => number;
 }
 
 export interface SpoolOptions {
@@ -74,12 +78,20 @@ export interface SpoolOptions {
   visitSessionId?: string | undefined;
   now?: () => number;
   segmentAudioBytes?: number;
+  /** For tests only: a disk that fails on demand. */
+  io?: SpoolIo;
 }
 
 /** Starts a new visit's spool in `dir` (which must not hold one yet). */
 export function createAudioSpool(options: SpoolOptions): AudioSpool {
   const now = options.now ?? Date.now;
-  mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  let failure: Error | undefined;
+  try {
+    mkdirSync(options.dir, { recursive: true, mode: 0o700 });
+  } catch (error) {
+    // The visit still records: the caller keeps its audio in memory, as after any write failure.
+    failure = asError(error);
+  }
   const manifest: SpoolManifest = {
     version: 1,
     sessionId: options.sessionId,
@@ -92,144 +104,164 @@ export function createAudioSpool(options: SpoolOptions): AudioSpool {
     ackedOffset: 0,
     segments: [],
   };
-  return openSpool(options, manifest, 0);
+  return openSpool(options, manifest, createSpoolIndex(), failure);
 }
 
-/** Continues a recovered spool: new audio goes to a fresh segment after the recovered bytes. */
+/**
+ * Continues a recovered spool: the recovered audio is read from its segments where it is, and new
+ * audio goes to a fresh segment after it.
+ */
 export function continueAudioSpool(options: SpoolOptions, recovered: RecoveredSpool): AudioSpool {
-  return openSpool(options, { ...recovered.manifest }, recovered.length);
+  const manifest = { ...recovered.manifest, segments: [...recovered.manifest.segments] };
+  return openSpool(options, manifest, recovered.index.copy(), undefined);
 }
 
-function openSpool(options: SpoolOptions, manifest: SpoolManifest, startLength: number): AudioSpool {
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+function openSpool(
+  options: SpoolOptions,
+  manifest: SpoolManifest,
+  index: SpoolIndex,
+  startFailure: Error | undefined,
+): AudioSpool {
   const now = options.now ?? Date.now;
   const segmentLimit = options.segmentAudioBytes ?? DEFAULT_SEGMENT_AUDIO_BYTES;
-  let length = startLength;
+  const write = options.io?.writeSync ?? writeSync;
+  const reader = createSpoolReader({
+    dir: options.dir,
+    key: options.key,
+    sessionId: manifest.sessionId,
+    index,
+    segmentName: (segment) => segmentAt(manifest, segment).name,
+  });
   let fd: number | undefined;
   let segmentAudio = 0;
+  let segmentBytes = 0;
   let discarded = false;
+  let writeFailure = startFailure;
 
-  const saveManifest = () => {
-    if (discarded) return;
+  const saveManifest = (): Error | undefined => {
+    if (discarded) return undefined;
     manifest.updatedAt = now();
-    writeFileAtomic.sync(join(options.dir, MANIFEST), JSON.stringify(manifest), { mode: 0o600, fsync: true });
+    try {
+      writeSpoolManifest(options.dir, manifest);
+      return undefined;
+    } catch (error) {
+      return asError(error);
+    }
   };
-  const closeSegment = () => {
-    if (fd === undefined) return;
-    fsyncSync(fd);
-    closeSync(fd);
+  /** fsyncs and closes the open segment; a failure there stops audio writing like a failed write. */
+  const closeSegment = (): Error | undefined => {
+    if (fd === undefined) return undefined;
+    const closing = fd;
     fd = undefined;
+    let failure: Error | undefined;
+    try {
+      fsyncSync(closing);
+    } catch (error) {
+      failure = asError(error);
+    }
+    try {
+      closeSync(closing);
+    } catch (error) {
+      failure ??= asError(error);
+    }
+    if (failure) writeFailure ??= failure;
+    return failure;
   };
-  const openSegment = () => {
+  /** For good: nothing is written after a torn record, so recovery finds every record before it. */
+  const stopWriting = (error: unknown) => {
+    writeFailure ??= asError(error);
+    closeSegment();
+  };
+  const openSegment = (): number => {
     const name = `segment-${String(manifest.segments.length + 1).padStart(6, '0')}.spool`;
+    const file = join(options.dir, name);
     // 'wx': a segment is never reopened for writing, so a recovered tail is never appended to.
-    fd = openSync(join(options.dir, name), 'wx', 0o600);
+    const opened = openSync(file, 'wx', 0o600);
+    manifest.segments.push({ name, firstOffset: index.end });
+    // The manifest names the segment before any audio goes into it, so recovery finds it; audio in
+    // a segment it does not name would be lost to recovery, so none goes in.
+    const unsaved = saveManifest();
+    if (unsaved) {
+      manifest.segments.pop();
+      // Best effort: an empty file left behind would only take the name a continued spool wants.
+      try {
+        closeSync(opened);
+        rmSync(file, { force: true });
+      } catch {
+        // The manifest's failure is the one to report.
+      }
+      throw unsaved;
+    }
+    fd = opened;
     segmentAudio = 0;
-    manifest.segments.push({ name, firstOffset: length });
-    // The manifest names the segment before any audio goes into it, so recovery finds it.
-    saveManifest();
+    segmentBytes = 0;
+    return opened;
   };
 
   saveManifest();
   return {
     dir: options.dir,
     get length() {
-      return length;
+      return index.end;
+    },
+    get writeFailure() {
+      return writeFailure;
     },
     append(pcm) {
-      if (pcm.length === 0 || discarded) return;
-      if (fd === undefined) openSegment();
-      const record = sealRecord(options.key, manifest.sessionId, length, pcm);
-      writeSync(fd!, record);
-      length += pcm.length;
+      if (pcm.length === 0 || discarded || writeFailure) return;
+      try {
+        const target = fd ?? openSegment();
+        const record = sealRecord(options.key, manifest.sessionId, index.end, pcm);
+        const written = write(target, record);
+        if (written !== record.length) {
+          throw new Error(`short write to the spool: ${written} of ${record.length} bytes`);
+        }
+        index.add({
+          offset: index.end,
+          length: pcm.length,
+          segment: manifest.segments.length - 1,
+          position: segmentBytes,
+        });
+        segmentBytes += written;
+      } catch (error) {
+        return stopWriting(error);
+      }
       segmentAudio += pcm.length;
       if (segmentAudio >= segmentLimit) {
         closeSegment();
         saveManifest();
       }
     },
+    read(from, max) {
+      if (discarded) throw new Error('the spool was discarded: its audio is gone');
+      return reader.read(from, max);
+    },
     noteAcked(offset) {
-      manifest.ackedOffset = Math.max(manifest.ackedOffset, Math.min(offset, length));
+      manifest.ackedOffset = Math.max(manifest.ackedOffset, Math.min(offset, index.end));
     },
     setState(state) {
       manifest.state = state;
-      saveManifest();
+      return saveManifest() === undefined;
     },
     close() {
-      closeSegment();
-      saveManifest();
+      const unsynced = closeSegment();
+      reader.close();
+      const unsaved = saveManifest();
+      return !unsynced && !unsaved;
     },
     discard() {
-      closeSegment();
       discarded = true;
+      reader.close();
+      if (fd !== undefined) {
+        const closing = fd;
+        fd = undefined;
+        closeSync(closing);
+      }
       rmSync(options.dir, { recursive: true, force: true });
     },
   };
-}
-
-export interface RecoveredSpool {
-  manifest: SpoolManifest;
-  /** Every readable record in offset order, without gaps. */
-  chunks: { offset: number; audio: Buffer }[];
-  /** Audio bytes recovered (the offset just after the last recovered record). */
-  length: number;
-  /** What could not be recovered, in words for the log (never audio). */
-  problems: string[];
-}
-
-/** The spool could not be opened with this key: nothing in it can be read. */
-export class SpoolKeyError extends Error {
-  constructor(dir: string) {
-    super(`the spool in ${dir} cannot be decrypted with this app's key`);
-    this.name = 'SpoolKeyError';
-  }
-}
-
-/**
- * Reads a spool back after a restart or crash. A torn last record (the write a crash interrupted)
- * is dropped; every complete record before it is recovered. A damaged record ends the recovery of
- * its segment (what follows cannot be framed reliably) and is reported.
- */
-export function recoverAudioSpool(dir: string, key: Uint8Array): RecoveredSpool {
-  const manifest = manifestSchema.parse(JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')));
-  const chunks: RecoveredSpool['chunks'] = [];
-  const problems: string[] = [];
-  let expected = 0;
-  let readable = 0;
-  let unreadable = 0;
-  recovery: for (const [index, segment] of manifest.segments.entries()) {
-    let data: Buffer;
-    try {
-      data = readFileSync(join(dir, segment.name));
-    } catch {
-      problems.push(`${segment.name}: missing`);
-      continue;
-    }
-    let at = 0;
-    while (at < data.length) {
-      const record = openRecord(key, manifest.sessionId, data, at);
-      if (record.kind === 'torn') {
-        const last = index === manifest.segments.length - 1;
-        problems.push(`${segment.name}: ${last ? 'torn tail dropped' : 'torn record'} at byte ${at}`);
-        break;
-      }
-      if (record.kind === 'unreadable') {
-        unreadable += 1;
-        problems.push(`${segment.name}: unreadable record at byte ${at} (${record.reason})`);
-        break;
-      }
-      readable += 1;
-      if (record.offset !== expected) {
-        // Audio after a gap would be sent at the wrong offset: recovery stops at the first one.
-        problems.push(`${segment.name}: audio from ${expected} to ${record.offset} is missing`);
-        break recovery;
-      }
-      chunks.push({ offset: record.offset, audio: record.audio });
-      expected = record.offset + record.audio.length;
-      at += record.bytes;
-    }
-  }
-  if (readable === 0 && unreadable > 0) throw new SpoolKeyError(dir);
-  return { manifest, chunks, length: expected, problems };
 }
 
 /** The manifests of every spool under `root` (one directory per visit), unreadable ones skipped. */
@@ -243,7 +275,7 @@ export function listAudioSpools(root: string): { dir: string; manifest: SpoolMan
   return names.flatMap((name) => {
     const dir = join(root, name);
     try {
-      const manifest = manifestSchema.parse(JSON.parse(readFileSync(join(dir, MANIFEST), 'utf8')));
+      const manifest = readSpoolManifest(dir);
       return [{ dir, manifest }];
     } catch {
       return [];
