@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
@@ -59,27 +60,54 @@ async function startCore(dataDir?: string): Promise<void> {
   );
 }
 
-async function startVisit(): Promise<{ sessionId: string; dataDir: string }> {
+async function startVisit(
+  options: { serviceUrl?: string; formItems?: unknown[] } = {},
+): Promise<{ sessionId: string; formSessionId?: string; dataDir: string }> {
   await startCore();
-  await useBearerPartner(core, sandbox.url, 'dr-spool');
-  const view = await call<{ sessionId: string }>('encounter.start', {
+  await useBearerPartner(core, options.serviceUrl ?? sandbox.url, 'dr-spool');
+  await call('encounter.start', {
     kind: 'ambient',
     encounterId: 'spool1',
+    ...(options.formItems ? { formItems: options.formItems } : {}),
   });
+  const entry = (await call<{ entries: { sessionId: string; formSessionId?: string }[] }>('history.list'))
+    .entries[0]!;
   const info = await call<{ dataDirectory: string }>('app.info');
-  return { sessionId: view.sessionId, dataDir: info.dataDirectory };
+  return { ...entry, dataDir: info.dataDirectory };
 }
 
 /** What the sandbox received for a session: byte count and SHA-256 of the PCM. */
-async function serviceCopy(sessionId: string) {
-  return (await (await fetch(`${sandbox.url}/__sandbox/sessions/${sessionId}`)).json()) as {
+async function serviceCopyAt(url: string, sessionId: string) {
+  return (await (await fetch(`${url}/__sandbox/sessions/${sessionId}`)).json()) as {
     pcm_sha256: string;
     received_bytes: number;
+    connections: number;
   };
 }
 
-function play(pattern: string): void {
-  for (const [seq, c] of [...pattern].entries()) {
+/** The spool's audio and its manifest, read back as recovery would. */
+async function spooledCopy(dataDir: string, sessionId: string) {
+  const dir = join(dataDir, 'spool', sessionId);
+  const key = await loadSpoolKey(secrets);
+  const spooled = recoverAudioSpool(dir, key);
+  const pcm = readRecoveredAudio(dir, key, spooled);
+  return {
+    manifest: spooled.manifest,
+    bytes: pcm.length,
+    sha256: createHash('sha256').update(pcm).digest('hex'),
+  };
+}
+
+const historyEntries = async () =>
+  (await call<{ entries: { sessionId: string; state: string; audioKept?: boolean }[] }>('history.list'))
+    .entries;
+
+const serviceCopy = (sessionId: string) => serviceCopyAt(sandbox.url, sessionId);
+
+/** Chunks from a pattern (S speech, . quiet), numbered from `firstSeq`. */
+function play(pattern: string, firstSeq = 0): void {
+  for (const [index, c] of [...pattern].entries()) {
+    const seq = firstSeq + index;
     const speech = c === 'S';
     const pcm = syntheticSpeech([{ speechMs: speech ? 100 : 0, silenceMs: speech ? 0 : 100 }], seq + 1);
     core.acceptChunk(encodeAudioChunk({ seq, capturedAt: seq * 100, pcm, speech }));
@@ -158,5 +186,100 @@ describe('the spool behind a visit', () => {
     expect((await call<{ entries: { state: string }[] }>('history.list')).entries[0]?.state).toBe(
       'cancelled',
     );
+  });
+
+  it('End pressed while the service is down, then the app stops: the next run finishes the visit by itself', async () => {
+    // A service of its own, to stop and start again on the same port and data directory.
+    const serviceData = mkdtempSync(join(tmpdir(), 'scribe-service-'));
+    let service = await startSandbox({ asr: 'energy', minSpeechMs: 500, dataDir: serviceData });
+    const port = Number(new URL(service.url).port);
+    try {
+      const { sessionId, dataDir } = await startVisit({ serviceUrl: service.url });
+      play(`${'.'.repeat(5)}${'S'.repeat(20)}`);
+      await waitFor('recorder.changed', (v) => v.state === 'streaming');
+      await service.close();
+      // Recording goes on offline; then End, with the service still away.
+      play(`${'S'.repeat(15)}${'.'.repeat(10)}`, 25);
+      await call('recorder.end');
+      await waitFor('recorder.changed', (v) => String(v.reason ?? '').startsWith('Finishing when online'));
+      await expect
+        .poll(async () => (await historyEntries())[0]?.state, { timeout: 15_000 })
+        .toBe('finishing');
+      expect((await spooledCopy(dataDir, sessionId)).manifest.state).toBe('finishing');
+      await core.stop();
+
+      service = await startSandbox({ asr: 'energy', minSpeechMs: 500, dataDir: serviceData, port });
+      await startCore(dataDir);
+      // Nobody presses anything: the visit finishes by itself.
+      const done = await waitFor('results.progress', (p) => p.sessionId === sessionId && p.done === true);
+      expect(done.status).toBe('completed');
+      const received = await serviceCopyAt(service.url, sessionId);
+      const spooled = await spooledCopy(dataDir, sessionId);
+      expect(spooled.bytes).toBe(50 * 3_200);
+      expect(received.received_bytes).toBe(spooled.bytes);
+      expect(received.pcm_sha256).toBe(spooled.sha256);
+      expect(spooled.manifest.state).toBe('delivered');
+      expect((await historyEntries())[0]).toMatchObject({ sessionId, state: 'done', audioKept: false });
+    } finally {
+      await service.close();
+      rmSync(serviceData, { recursive: true, force: true });
+    }
+  });
+
+  it('an interrupted visit with forms is one entry; Finish sends both sessions, and Discard deletes both', async () => {
+    const forms = [{ form_template_id: 'VITALS_ASSESSMENT' }];
+    const first = await startVisit({ formItems: forms });
+    expect(first.formSessionId).toBeDefined();
+    play(`${'.'.repeat(5)}${'S'.repeat(25)}${'.'.repeat(5)}`);
+    await waitFor('recorder.changed', (v) => v.state === 'streaming');
+    await core.stop();
+
+    await startCore(first.dataDir);
+    expect(await historyEntries()).toEqual([
+      expect.objectContaining({ sessionId: first.sessionId, state: 'interrupted', audioKept: true }),
+    ]);
+    // Twice, as a double click would: one delivery.
+    await Promise.all([
+      call('history.finish', { sessionId: first.sessionId }),
+      call('history.finish', { sessionId: first.sessionId }),
+    ]);
+    await expect(call('history.discard', { sessionId: first.sessionId })).rejects.toThrow(
+      /being sent to the service right now/,
+    );
+    const done = await waitFor('results.progress', (p) => p.sessionId === first.sessionId && p.done === true);
+    expect(done.status).toBe('completed');
+    for (const sessionId of [first.sessionId, first.formSessionId!]) {
+      const received = await serviceCopy(sessionId);
+      const spooled = await spooledCopy(first.dataDir, sessionId);
+      expect(spooled.bytes).toBe(35 * 3_200);
+      expect(received.pcm_sha256).toBe(spooled.sha256);
+      expect(spooled.manifest.state).toBe('delivered');
+    }
+    const results = await call<{ formSessionId?: string }>('results.get', { sessionId: first.sessionId });
+    expect(results.formSessionId).toBe(first.formSessionId);
+
+    // Another visit with forms, interrupted and discarded: neither session's audio stays.
+    await core.stop();
+    const second = await startVisit({ formItems: forms });
+    play('S'.repeat(5));
+    await core.stop();
+    await startCore(second.dataDir);
+    await call('history.discard', { sessionId: second.sessionId });
+    expect(existsSync(join(second.dataDir, 'spool', second.sessionId))).toBe(false);
+    expect(existsSync(join(second.dataDir, 'spool', second.formSessionId!))).toBe(false);
+  });
+
+  it('two Starts at once make one visit; the second is refused', async () => {
+    await startCore();
+    await useBearerPartner(core, sandbox.url, 'dr-spool');
+    const outcomes = await Promise.allSettled([
+      call('encounter.start', { kind: 'ambient', encounterId: 'twice1' }),
+      call('encounter.start', { kind: 'ambient', encounterId: 'twice1' }),
+    ]);
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+    const refused = outcomes.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(String(refused.reason)).toMatch('A recording is already running');
+    expect(await historyEntries()).toHaveLength(1);
+    await call('recorder.cancel');
   });
 });
