@@ -150,4 +150,16 @@ describe('results in the store', () => {
     store.getState().clearResults();
     expect(store.getState()).toMatchObject({ results: null, progress: null, endedAt: null, feedback: {} });
   });
+
+  it('reports on another visit (one finishing offline while the next records) leave the card alone', async () => {
+    const { store } = await signedInStore('dr-other');
+    store.getState().expectResults('visit-a');
+    store.getState().receiveProgress({ sessionId: 'visit-b', status: 'completed', elapsedMs: 1, done: true });
+    expect(store.getState().progress).toBeNull();
+    expect(store.getState().results).toBeNull();
+    store
+      .getState()
+      .receiveProgress({ sessionId: 'visit-a', status: 'offline', elapsedMs: 1, done: false, offline: true });
+    expect(store.getState().progress).toMatchObject({ sessionId: 'visit-a', offline: true });
+  });
 });

@@ -48,6 +48,8 @@ interface Draft {
   sensitivity: Sensitivity | 'custom';
   /** As typed, in seconds. */
   autoPauseSeconds: string;
+  /** As typed, in days. */
+  retentionDays: string;
 }
 
 function draftFrom(settings: Settings): Draft {
@@ -67,6 +69,7 @@ function draftFrom(settings: Settings): Draft {
     audioProcessing: settings.audioProcessing,
     sensitivity: sensitivityOf(settings.voiceDetection) ?? 'custom',
     autoPauseSeconds: String(settings.autoPauseAfterMs / 1000),
+    retentionDays: String(settings.audioRetentionDays),
   };
 }
 
@@ -94,6 +97,7 @@ function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
         : withSensitivity(settings.voiceDetection, draft.sensitivity),
     // Whole ms: 2.5 s is 2500 ms, never 2499.9999.
     autoPauseAfterMs: Math.round(seconds * 1000),
+    audioRetentionDays: draft.retentionDays.trim() === '' ? Number.NaN : Number(draft.retentionDays),
     firstRunComplete: true,
   };
 }
@@ -383,6 +387,25 @@ function SetupForm({ settings }: { settings: Settings }) {
               step={1}
               value={draft.autoPauseSeconds}
               onChange={(e) => update({ autoPauseSeconds: e.target.value })}
+            />
+          )}
+        </Field>
+        <Field
+          label="Keep unfinished visits' audio for (days)"
+          hint="1 to 30 days. Audio that has not reached the service is kept this long, encrypted, then deleted. Audio of a visit with its note is deleted 10 minutes after the note arrives."
+          problem={problems.audioRetentionDays}
+        >
+          {(props) => (
+            <input
+              {...props}
+              className="short-input"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={30}
+              step={1}
+              value={draft.retentionDays}
+              onChange={(e) => update({ retentionDays: e.target.value })}
             />
           )}
         </Field>
