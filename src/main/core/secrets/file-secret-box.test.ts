@@ -79,11 +79,33 @@ describe('the same file with a cipher (how the Electron shell wraps safeStorage)
     );
   });
 
-  it('does not hand out a plain file’s values as if they were decrypted', async () => {
+  it('does not hand out a plain file’s values as if they were decrypted, and keeps that file aside', async () => {
     await createFileSecretBox({ filePath: file }).set(SECRET_NAMES.partnerToken, 'plain');
-    expect(
-      await createFileSecretBox({ filePath: file, cipher }).get(SECRET_NAMES.partnerToken),
-    ).toBeUndefined();
+    const box = createFileSecretBox({ filePath: file, cipher });
+    expect(await box.get(SECRET_NAMES.partnerToken)).toBeUndefined();
+    await box.set('spool-key', 'new-key');
+    const kept = (await readdir(join(dir, 'data'))).filter((n) => n.startsWith('secrets.json.other-format-'));
+    expect(kept).toHaveLength(1);
+    expect(await readFile(join(dir, 'data', kept[0]!), 'utf8')).toContain('plain');
+  });
+
+  it('a value the keychain cannot decrypt any more is kept aside, not overwritten, when a new one is set', async () => {
+    await createFileSecretBox({ filePath: file, cipher }).set('spool-key', 'the-old-key');
+    // Another keychain (or a locked one): the same file no longer decrypts.
+    const otherKeychain: SecretCipher = {
+      encrypt: cipher.encrypt,
+      decrypt: () => {
+        throw new Error('Error while decrypting the ciphertext provided to safeStorage.decryptString.');
+      },
+    };
+    const box = createFileSecretBox({ filePath: file, cipher: otherKeychain });
+    expect(await box.get('spool-key')).toBeUndefined();
+    await box.set('spool-key', 'a-new-key');
+    // The keychain comes back: the old value is still there, under another name.
+    const stored = JSON.parse(await readFile(file, 'utf8')) as { secrets: Record<string, string> };
+    const keptName = Object.keys(stored.secrets).find((n) => n.startsWith('spool-key.unreadable-'));
+    expect(keptName).toBeDefined();
+    expect(await createFileSecretBox({ filePath: file, cipher }).get(keptName!)).toBe('the-old-key');
   });
 });
 

@@ -46,8 +46,13 @@ export function createFileSecretBox(options: FileSecretBoxOptions): SecretBox {
       const parsed = JSON.parse(text) as Partial<SecretFile>;
       if (parsed.format !== format || typeof parsed.secrets !== 'object' || parsed.secrets === null) {
         // Written by the other kind of box (e.g. safeStorage became unavailable): unreadable here,
-        // and the user signs in again rather than the app guessing.
-        log.warn('secret file is in another format; starting without stored secrets', { filePath });
+        // and the user signs in again rather than the app guessing. The file is kept aside, not
+        // overwritten: it may hold the key to visits' audio, readable again once the keychain is.
+        const keptAs = `${filePath}.other-format-${Date.now()}`;
+        await rename(filePath, keptAs);
+        log.warn('secret file is in another format; kept it aside and started without stored secrets', {
+          keptAs,
+        });
         return {};
       }
       return Object.fromEntries(
@@ -85,6 +90,15 @@ export function createFileSecretBox(options: FileSecretBoxOptions): SecretBox {
     return next;
   };
 
+  const decrypts = (stored: string): boolean => {
+    try {
+      cipher?.decrypt(Buffer.from(stored, 'base64'));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
   return {
     persistence: cipher ? 'encrypted' : 'owner-only-file',
     async get(name) {
@@ -100,7 +114,13 @@ export function createFileSecretBox(options: FileSecretBoxOptions): SecretBox {
     set(name, value) {
       const stored = cipher ? Buffer.from(cipher.encrypt(value)).toString('base64') : value;
       return update((secrets) => {
-        if (secrets[name] === stored) return false;
+        const previous = secrets[name];
+        if (previous === stored) return false;
+        // A value the keychain cannot decrypt now is kept, not replaced: the keychain may come back.
+        if (previous !== undefined && cipher && !decrypts(previous)) {
+          secrets[`${name}.unreadable-${Date.now()}`] = previous;
+          log.warn('a stored secret that could not be decrypted was kept aside', { name });
+        }
         secrets[name] = stored;
         return true;
       });
