@@ -2,7 +2,7 @@
  * The Electron shell: lifecycle, the window and the wiring of the Electron-free core to
  * electron-store and IPC. Everything else lives in core/ and runs without Electron.
  */
-import { app, shell, type BrowserWindow } from 'electron';
+import { app, powerMonitor, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { APP_ORIGIN, registerAppSchemePrivileges, serveRendererFromAppScheme } from './app-protocol';
@@ -56,6 +56,9 @@ async function start(): Promise<void> {
   const window = createMainWindow(join(outDir, 'preload', 'index.cjs'), appOrigin);
   mainWindow = window;
   exposeContractOverIpc(core, window, appOrigin);
+  // After sleep the stream's socket may be dead without knowing it: reconnect now, not after a
+  // stall timeout or a long backoff (the spool holds whatever the service has not acknowledged).
+  powerMonitor.on('resume', () => core?.wake());
   await window.loadURL(devRendererUrl ?? `${APP_ORIGIN}/index.html`);
 }
 

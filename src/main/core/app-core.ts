@@ -50,6 +50,11 @@ export interface AppCore {
    * recorder.chunkRefused event, since chunks have no reply.
    */
   acceptChunk(message: unknown): void;
+  /**
+   * The computer woke from sleep (or its network came back): streams reconnect now, and visits
+   * waiting to finish try again now.
+   */
+  wake(): void;
   stop(): Promise<void>;
 }
 
@@ -226,6 +231,10 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     events,
     settings,
     acceptChunk: createChunkIntake({ record: (chunk) => encounters.chunk(chunk), events, log: deps.log }),
+    wake() {
+      encounters.reconnectAll();
+      maintain();
+    },
     async stop() {
       stopHeartbeat();
       stopMaintenance();

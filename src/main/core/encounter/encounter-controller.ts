@@ -381,6 +381,11 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     },
     /** History's interrupted visits: listed, finished from their spool, or discarded. */
     interrupted,
+    /** The computer woke up or its network changed: every stream of this run tries again now. */
+    reconnectAll(): void {
+      for (const encounter of new Set([...(active ? [active] : []), ...delivering.values()]))
+        for (const leg of legsOf(encounter)) leg.stream.reconnectNow();
+    },
     /** A notification said the service is done: check now instead of at the next poll. */
     wake(sessionId: string): void {
       polls.get(sessionId)?.wake();

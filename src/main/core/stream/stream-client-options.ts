@@ -34,6 +34,13 @@ export interface StreamClient extends StreamPort {
   /** The latest link change (before connect(): closed, "not connected"). */
   readonly link: StreamLinkChange;
   readonly audioLog: AudioLog;
+  /**
+   * The computer woke from sleep (or its network changed): the socket may be dead without knowing
+   * it, and a retry may be waiting out a long backoff. Starts a fresh connection now; it resumes
+   * from the service's resume point, so nothing is lost or sent twice. Only while streaming or
+   * finishing.
+   */
+  reconnectNow(): void;
   /** Stops every timer and drops the socket without telling the service (app quit, tests). */
   dispose(): void;
 }

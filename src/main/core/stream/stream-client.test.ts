@@ -193,6 +193,52 @@ describe('reconnecting', () => {
     }
   });
 
+  it('after the computer wakes, reconnectNow() replaces the connection at once and skips a long backoff; nothing lost', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'stream-client-wake-'));
+    let box = await testSandbox({ dataDir });
+    const port = Number(new URL(box.url).port);
+    try {
+      const client = await restClient(box);
+      const id = await client.createSession();
+      // A backoff of a minute: only reconnectNow() can bring the link back within this test.
+      const h = harness(() => box, id, {
+        reconnect: { firstDelayMs: 60_000, maxDelayMs: 60_000, offlineAfterAttempts: 1 },
+      });
+      h.client.connect();
+      await h.waitForLink('open');
+      const live = h.startLive(speech(20, 23));
+      await new Promise((r) => setTimeout(r, 400));
+      // Awake with the connection up: a fresh one takes over from the ACK.
+      h.client.reconnectNow();
+      await waitUntil(
+        () => h.changes.filter((c) => c.state === 'open').length === 2,
+        'a second connection',
+        5_000,
+      );
+      // Asleep long enough for the service to go: the retry waits a minute...
+      await box.close();
+      const down = ['reconnecting', 'offline'];
+      await waitUntil(() => down.includes(h.client.link.state), 'the link to drop');
+      box = await testSandbox({ port, dataDir });
+      await new Promise((r) => setTimeout(r, 500));
+      expect(down).toContain(h.client.link.state);
+      // ...until the computer wakes.
+      h.client.reconnectNow();
+      await waitUntil(
+        () => h.changes.filter((c) => c.state === 'open').length === 3,
+        'a third connection',
+        5_000,
+      );
+      live.stop();
+      await h.client.finish();
+      await expectServiceHas(box, id, h.appended());
+      expect((await controlSession(box, id)).connections).toBeGreaterThanOrEqual(3);
+    } finally {
+      await box.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
   it('reconnects when another connection replaces ours (4000)', async () => {
     const id = await rest.createSession();
     const h = harness(() => sandbox, id);

@@ -342,6 +342,15 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
 
     audioLog: out.audio,
 
+    reconnectNow() {
+      if ((mode !== 'streaming' && mode !== 'finishing') || !busy()) return;
+      log.info('stream: reconnecting now (the computer woke up or the network changed)', { sessionId });
+      dropConnection();
+      failures = 0;
+      link.set('reconnecting', undefined, 'reconnecting after sleep or a network change');
+      connectNow();
+    },
+
     dispose() {
       stop('disposed');
     },
