@@ -182,6 +182,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     registerControlRoutes(app, {
       store,
       streams,
+      tokens,
       faults,
       notifications: () => webhooks.deliveries(),
       providers: () => registry.list(),

@@ -6,6 +6,7 @@ import { TokenError, type ServiceTokens } from './service-tokens';
 export interface Caller {
   partner: Partner;
   providerId: string;
+  tokenIssuedAt: number;
   tokenExpiresAt: number;
 }
 
@@ -60,5 +61,10 @@ export async function authenticate(
       );
     }
   }
-  return { partner, providerId: verified.providerId, tokenExpiresAt: verified.expiresAt };
+  return {
+    partner,
+    providerId: verified.providerId,
+    tokenIssuedAt: verified.issuedAt,
+    tokenExpiresAt: verified.expiresAt,
+  };
 }

@@ -8,6 +8,8 @@ export interface TokenSubject {
 }
 
 export interface VerifiedToken extends TokenSubject {
+  /** Wall-clock ms when the token was issued. */
+  issuedAt: number;
   /** Wall-clock ms when the token stops being valid (an open stream is closed with 4001 then). */
   expiresAt: number;
 }
@@ -16,6 +18,11 @@ export interface ServiceTokens {
   issue(subject: TokenSubject): Promise<{ token: string; expiresInSeconds: number }>;
   /** Throws TokenError with a short reason ("token expired", "bad signature", "malformed token"). */
   verify(token: string): Promise<VerifiedToken>;
+  /**
+   * Every token issued before `at` (wall-clock ms) counts as expired from now on (fault injection:
+   * the control API's expire_tokens). Tokens issued at or after `at` are unaffected.
+   */
+  expireIssuedBefore(at: number): void;
 }
 
 export class TokenError extends Error {}
@@ -34,14 +41,21 @@ export function createServiceTokens(options: {
 }): ServiceTokens {
   const key = options.key ?? randomBytes(32);
   const now = options.now ?? Date.now;
+  let expiredBefore = 0;
   return {
     async issue(subject) {
       // protocol: Authentication (token lifetime 1 hour)
-      const expiresAt = now() + options.lifetimeMs;
-      const token = await new SignJWT({ pid: subject.partnerId, prv: subject.providerId, exp_ms: expiresAt })
+      const issuedAt = now();
+      const expiresAt = issuedAt + options.lifetimeMs;
+      const token = await new SignJWT({
+        pid: subject.partnerId,
+        prv: subject.providerId,
+        iat_ms: issuedAt,
+        exp_ms: expiresAt,
+      })
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(ISSUER)
-        .setIssuedAt(Math.floor(now() / 1000))
+        .setIssuedAt(Math.floor(issuedAt / 1000))
         .setExpirationTime(Math.ceil(expiresAt / 1000))
         .setJti(randomBytes(8).toString('hex'))
         .sign(key);
@@ -60,12 +74,18 @@ export function createServiceTokens(options: {
         if (error instanceof joseErrors.JWSSignatureVerificationFailed) throw new TokenError('bad signature');
         throw new TokenError('malformed token');
       }
-      const { pid, prv, exp_ms: expiresAt } = payload;
+      const { pid, prv, exp_ms: expiresAt, iat_ms: issuedAtMs, iat } = payload;
       if (typeof pid !== 'string' || typeof prv !== 'string' || typeof expiresAt !== 'number') {
         throw new TokenError('malformed token');
       }
       if (expiresAt <= now()) throw new TokenError('token expired');
-      return { partnerId: pid, providerId: prv, expiresAt };
+      // Tokens signed before iat_ms existed (a kept --data directory) carry whole seconds only.
+      const issuedAt = typeof issuedAtMs === 'number' ? issuedAtMs : (iat ?? 0) * 1000;
+      if (issuedAt < expiredBefore) throw new TokenError('token expired');
+      return { partnerId: pid, providerId: prv, issuedAt, expiresAt };
+    },
+    expireIssuedBefore(at) {
+      expiredBefore = Math.max(expiredBefore, at);
     },
   };
 }

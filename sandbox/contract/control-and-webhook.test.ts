@@ -156,6 +156,55 @@ describe('control API', () => {
     expect((await again.closed).code).toBe(1000);
   });
 
+  it('expires every token issued so far: open streams close with 4001, REST answers 401, a new login works', async () => {
+    const id = await client.createSession();
+    const stream = await client.openStream(id);
+    const pcm = syntheticSpeech([{ speechMs: 300, silenceMs: 0 }]);
+    stream.audioChunks(pcm);
+    await stream.waitForAck(pcm.length);
+    const expiredToken = client.token!;
+
+    const reply = await fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'expire_tokens' }),
+    });
+    expect(reply.status).toBe(200);
+    expect(await stream.closed).toEqual({ code: 4001, reason: 'token expired' });
+    // The stream's last ACK before the close counted every byte (the client resumes from it).
+    expect(stream.lastAck()).toBe(pcm.length);
+
+    const refused = await client.call('GET', `/api/v1/ambient/session/${id}/status`);
+    expect(refused).toEqual({
+      status: 401,
+      body: { code: 401, message: 'invalid_sdp_token: token expired' },
+    });
+    await expect(client.openStream(id)).rejects.toMatchObject({ status: 401 });
+
+    // A token issued after the fault is valid: the session continues where it stopped.
+    await client.signIn({
+      partner_id: 'hooked',
+      partner_token: 'hooked-partner-token-123',
+      provider_id: 'dr-hook',
+    });
+    expect(client.token).not.toBe(expiredToken);
+    expect((await client.call('GET', `/api/v1/ambient/session/${id}/status`)).status).toBe(200);
+    const resumed = await client.openStream(id);
+    await resumed.waitForAck(pcm.length);
+    resumed.event('EOF');
+    expect((await resumed.closed).code).toBe(1000);
+    const session = (await (await fetch(`${sandbox.url}/__sandbox/sessions/${id}`)).json()) as {
+      received_bytes: number;
+      connections: number;
+      timeline: { type: string; detail?: string }[];
+    };
+    expect(session.received_bytes).toBe(pcm.length);
+    expect(session.connections).toBe(2);
+    expect(session.timeline).toContainEqual(
+      expect.objectContaining({ type: 'close:4001', detail: 'token expired' }),
+    );
+  });
+
   it('refuses a malformed fault with 400 naming the problem', async () => {
     const reply = await fetch(`${sandbox.url}/__sandbox/faults`, {
       method: 'POST',

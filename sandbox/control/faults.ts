@@ -15,6 +15,11 @@ export const faultRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('delay_rest'), ms: z.number().int().min(0).max(120_000) }),
   /** Make processing of a session fail (status failed, ERROR_CODE_INTERNAL). */
   z.object({ action: z.literal('fail_processing'), session_id: z.string().min(1) }),
+  /**
+   * Every service token issued before now expires at once: REST calls with one get 401
+   * invalid_sdp_token, and open streams close with 4001, as when a token's lifetime runs out.
+   */
+  z.object({ action: z.literal('expire_tokens') }),
   /** Clear every fault. */
   z.object({ action: z.literal('clear') }),
 ]);

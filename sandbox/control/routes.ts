@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { ServiceError, sendError } from '../errors';
 import type { SessionRecord } from '../sessions/session-record';
 import type { SessionStore } from '../sessions/session-store';
+import type { ServiceTokens } from '../auth/service-tokens';
 import type { StreamHub } from '../stream/stream-route';
 import { parseBody } from '../validation';
 import { faultRequestSchema, type FaultState } from './faults';
@@ -9,6 +10,7 @@ import { faultRequestSchema, type FaultState } from './faults';
 export interface ControlDeps {
   store: SessionStore;
   streams: StreamHub;
+  tokens: ServiceTokens;
   faults: FaultState;
   notifications(): unknown[];
   providers(): unknown[];
@@ -80,6 +82,12 @@ export function registerControlRoutes(app: FastifyInstance, deps: ControlDeps): 
       case 'fail_processing':
         deps.faults.failProcessing.add(fault.session_id);
         break;
+      case 'expire_tokens': {
+        const now = Date.now();
+        deps.tokens.expireIssuedBefore(now);
+        deps.streams.expireTokensIssuedBefore(now);
+        break;
+      }
       case 'clear':
         deps.faults.failRestRemaining = 0;
         deps.faults.restDelayMs = 0;

@@ -18,6 +18,8 @@ export interface StreamConnection {
   close(code: number, reason: string): void;
   /** Cuts the TCP connection without a close frame, like a network drop (fault injection). */
   drop(): void;
+  /** Closes with 4001, as when the token the stream was opened with expires. */
+  expireToken(): void;
   /** Resolves when the socket has closed. */
   readonly closed: Promise<number>;
 }
@@ -203,7 +205,9 @@ export function runStreamConnection(
   store.record(session, 'connect', `connection ${session.connections}`);
   store.setStatus(session, 'running');
   armIdle();
-  arm('token', tokenExpiresAt - now(), () => close(CLOSE.tokenExpired, 'token expired'));
+  // protocol: Extensions (4001 when the token the stream was opened with expires)
+  const expireToken = () => close(CLOSE.tokenExpired, 'token expired');
+  arm('token', tokenExpiresAt - now(), expireToken);
   sendAck();
   // protocol: Extensions (ACK at least once a second while audio flows)
   // A floor keeps heavily time-scaled runs from spinning.
@@ -217,6 +221,7 @@ export function runStreamConnection(
       store.record(session, 'fault', 'connection dropped');
       socket.terminate();
     },
+    expireToken,
     closed,
   };
 }

@@ -15,6 +15,11 @@ export interface StreamHub {
   all(): StreamConnection[];
   /** Makes the next new stream connection drop right after it opens (fault injection). */
   dropNext(count?: number): void;
+  /**
+   * Every token issued before `at` has just expired (fault injection): streams opened with one are
+   * closed with 4001 now, also one whose upgrade was checked a moment before.
+   */
+  expireTokensIssuedBefore(at: number): void;
 }
 
 interface StreamRouteDeps {
@@ -39,8 +44,9 @@ export const STREAM_PATH = '/ws/stream';
  * refused upgrade gets an HTTP status: 401 bad token, 404 unknown session, 409 ended session.
  */
 export function registerStreamRoute(app: FastifyInstance, deps: StreamRouteDeps): StreamHub {
-  const connections = new Map<string, StreamConnection>();
+  const connections = new Map<string, { connection: StreamConnection; tokenIssuedAt: number }>();
   let dropsPending = 0;
+  let tokensExpiredBefore = 0;
 
   app.get(
     STREAM_PATH,
@@ -75,24 +81,32 @@ export function registerStreamRoute(app: FastifyInstance, deps: StreamRouteDeps)
       if (!binding) return socket.close(1011, 'unbound');
       const { session, caller } = binding;
       // A reconnect wins over a socket the service has not yet seen die (half-open TCP).
-      connections.get(session.id)?.close(CLOSE.replaced, 'replaced by a newer connection');
+      connections.get(session.id)?.connection.close(CLOSE.replaced, 'replaced by a newer connection');
       const connection = runStreamConnection(socket, session, caller.tokenExpiresAt, deps);
-      connections.set(session.id, connection);
+      connections.set(session.id, { connection, tokenIssuedAt: caller.tokenIssuedAt });
       void connection.closed.then(() => {
-        if (connections.get(session.id) === connection) connections.delete(session.id);
+        if (connections.get(session.id)?.connection === connection) connections.delete(session.id);
       });
       if (dropsPending > 0) {
         dropsPending -= 1;
         connection.drop();
+      } else if (caller.tokenIssuedAt < tokensExpiredBefore) {
+        connection.expireToken();
       }
     },
   );
 
   return {
-    active: (id) => connections.get(id),
-    all: () => [...connections.values()],
+    active: (id) => connections.get(id)?.connection,
+    all: () => [...connections.values()].map((open) => open.connection),
     dropNext: (count = 1) => {
       dropsPending += count;
+    },
+    expireTokensIssuedBefore: (at) => {
+      tokensExpiredBefore = Math.max(tokensExpiredBefore, at);
+      for (const open of [...connections.values()]) {
+        if (open.tokenIssuedAt < at) open.connection.expireToken();
+      }
     },
   };
 }
