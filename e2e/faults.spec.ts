@@ -147,6 +147,46 @@ test('the service is killed and restarted mid-recording: the app keeps recording
   report('sandbox killed', session, watched);
 });
 
+test('the service is unreachable for the end of the visit and End is pressed offline: it finishes by itself when the service is back, with every byte', async ({
+  scribe,
+  sandbox,
+  watched,
+}) => {
+  test.setTimeout(180_000);
+  const { page } = scribe;
+  await useExternalService(page, sandbox.url);
+  await startVisit(page, 'faultoffline1');
+  const { id } = await sandbox.sessionOf('faultoffline1');
+
+  await reach(page, '0:30');
+  // 60 s of outage at the sandbox's time scale (0.25): 15 s with nothing listening on its port.
+  const outageMs = 15_000;
+  await sandbox.kill();
+  const downAt = Date.now();
+  await expect(recorderState(page)).toHaveAttribute('data-state', 'offline', { timeout: 20_000 });
+  await expect(recorderState(page)).toContainText('offline, audio kept on this computer');
+  // End while the service is still away.
+  await reach(page, END_AT);
+  await page.getByRole('button', { name: 'End visit' }).click();
+  await expect(recorderState(page)).toContainText('Finishing when online');
+  await expect(page.getByTestId('results-status')).toContainText('Finishing when online');
+  const row = page.getByTestId('history').getByRole('row', { name: /faultoffline1/ });
+  await expect(row).toContainText('Finishing when online');
+  // The clinician is not held up: the next visit's details are there to fill in.
+  await expect(page.getByRole('button', { name: 'Start recording' })).toBeEnabled();
+
+  await page.waitForTimeout(Math.max(0, outageMs - (Date.now() - downAt)));
+  await sandbox.start();
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
+  await expect(page.getByTestId('transcript').getByRole('listitem').first()).toContainText('0:0');
+  await expect(row).toContainText('Note ready');
+
+  const session = await expectEveryCapturedByte(sandbox, id, watched);
+  expect(statesShown(watched)).toContain('offline');
+  expect(statesShown(watched)).not.toContain('failed');
+  report('unreachable, End offline', session, watched);
+});
+
 test('the service token expires mid-stream: the app signs in again, resumes, and the note has every byte', async ({
   scribe,
   sandbox,

@@ -245,8 +245,10 @@ export const createRecordingSlice =
         // Every captured chunk is on its way to main before main is told the visit ended.
         await stopCapture();
         const sessionId = get().recorder?.sessionId;
+        // Before the verb: main reports the visit's progress (offline, say) while it answers.
+        if (sessionId) get().expectResults(sessionId);
         await verb(() => api.call('recorder.end'));
-        if (!get().recordingError && sessionId) get().expectResults(sessionId);
+        if (get().recordingError) get().clearResults();
         get().nextVisit();
       },
     };

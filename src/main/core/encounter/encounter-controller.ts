@@ -261,7 +261,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       sessionId: leg.sessionId,
       spool: leg.spool,
       sendRest: () => leg.recorder.end(),
-      onLinkChange: (listener) => leg.stream.onLinkChange(listener),
+      stream: leg.stream,
       release: () => leg.stream.dispose(),
     });
     void deliverVisit(

@@ -142,7 +142,7 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
               stream.connect();
               return stream.finish();
             },
-            onLinkChange: (listener) => stream.onLinkChange(listener),
+            stream,
           }
         : {}),
       release: () => stream?.dispose(),

@@ -20,8 +20,11 @@ export interface DeliveryLeg {
    * waits while offline). Absent when that happened before the app restarted (spool 'ended').
    */
   sendRest?(): Promise<void>;
-  /** The leg's stream link while sending: an offline link means "finishing when online". */
-  onLinkChange?(listener: (change: StreamLinkChange) => void): () => void;
+  /** The leg's stream while sending: an offline link means "finishing when online". */
+  stream?: {
+    readonly link: StreamLinkChange;
+    onLinkChange(listener: (change: StreamLinkChange) => void): () => void;
+  };
   /** Lets go of the leg's stream and recorder: sending is over, or failed. */
   release(): void;
 }
@@ -144,7 +147,10 @@ async function deliverLeg(
   onProgress?: (progress: { status: string; elapsedMs: number }) => void,
 ): Promise<string> {
   if (leg.sendRest) {
-    const unsubscribe = leg.onLinkChange?.((change) => offline(change.state === 'offline'));
+    // Offline already (End pressed during an outage), or later while the backlog goes out.
+    const report = (change: StreamLinkChange) => offline(change.state === 'offline');
+    if (leg.stream) report(leg.stream.link);
+    const unsubscribe = leg.stream?.onLinkChange(report);
     try {
       await leg.sendRest();
     } finally {
