@@ -5,7 +5,7 @@ import { DemoBanner } from './views/DemoBanner';
 import { HistoryView } from './views/HistoryView';
 import { RecordView } from './views/RecordView';
 import { ResultsView } from './views/ResultsView';
-import { SetupView } from './views/SetupView';
+import { SetupView } from './views/setup/SetupView';
 import { SignInPanel } from './views/SignInPanel';
 import { StatusBar } from './views/StatusBar';
 

@@ -1,6 +1,6 @@
 import type { RefObject } from 'react';
-import { useAppStore } from '../store/use-app-store';
-import { Field } from './Field';
+import { useAppStore } from '../../store/use-app-store';
+import { Field } from '../Field';
 
 /**
  * The partner token of a Bearer or Single Auth Token partner: typed once, handed to main to keep

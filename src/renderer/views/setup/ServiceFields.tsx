@@ -1,0 +1,39 @@
+import { Field } from '../Field';
+import type { DraftFieldsProps } from './setup-draft';
+
+/** Which documentation service: the built-in sandbox, or a real one at its address. */
+export function ServiceFields({ draft, update, problems }: DraftFieldsProps) {
+  const isUrl = draft.serviceKind === 'url';
+  return (
+    <fieldset>
+      <legend>Service</legend>
+      <label className="choice">
+        <input
+          type="radio"
+          name="service"
+          checked={draft.serviceKind === 'builtin-sandbox'}
+          onChange={() => update({ serviceKind: 'builtin-sandbox' })}
+        />
+        Built-in sandbox (demo, no account)
+      </label>
+      <label className="choice">
+        <input type="radio" name="service" checked={isUrl} onChange={() => update({ serviceKind: 'url' })} />A
+        documentation service at this address
+      </label>
+      {isUrl && (
+        <Field label="Service URL" problem={problems['service.baseUrl'] ?? problems.service}>
+          {(props) => (
+            <input
+              {...props}
+              type="url"
+              inputMode="url"
+              placeholder="https://scribe.example.org"
+              value={draft.baseUrl}
+              onChange={(e) => update({ baseUrl: e.target.value })}
+            />
+          )}
+        </Field>
+      )}
+    </fieldset>
+  );
+}

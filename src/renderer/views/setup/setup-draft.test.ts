@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SETTINGS, settingsPatchSchema } from '../../../shared/settings';
+import { draftFrom, patchFrom } from './setup-draft';
+
+describe('the Setup draft', () => {
+  it('gives back the settings it was made from (the microphone is chosen elsewhere; Save ends the first run)', () => {
+    const patch = patchFrom(draftFrom(DEFAULT_SETTINGS), DEFAULT_SETTINGS);
+    const { microphone: _microphone, ...formSettings } = DEFAULT_SETTINGS;
+    expect(patch).toEqual({ ...formSettings, firstRunComplete: true });
+    expect(settingsPatchSchema.safeParse(patch).success).toBe(true);
+  });
+
+  it('turns a blank auto-pause or retention field into NaN, so main’s schema names the field', () => {
+    const draft = { ...draftFrom(DEFAULT_SETTINGS), autoPauseSeconds: '', retentionDays: '  ' };
+    const patch = patchFrom(draft, DEFAULT_SETTINGS);
+    expect(patch.autoPauseAfterMs).toBeNaN();
+    expect(patch.audioRetentionDays).toBeNaN();
+    const checked = settingsPatchSchema.safeParse(patch);
+    expect(checked.success).toBe(false);
+    expect(checked.error?.issues.map((issue) => issue.path.join('.')).sort()).toEqual([
+      'audioRetentionDays',
+      'autoPauseAfterMs',
+    ]);
+  });
+});
