@@ -352,6 +352,9 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     },
 
     dispose() {
+      // A finished or cancelled stream has nothing left to stop but a socket on its way out; only
+      // a stream disposed mid-way (the app quits) is worth a warning.
+      if (mode === 'finished' || mode === 'cancelled') return dropConnection();
       stop('disposed');
     },
   };
