@@ -34,6 +34,12 @@ export function writeSection(name: string, markdown: string): void {
   writeFileSync(REPORT, next);
 }
 
+/** The section names docs/benchmarks.md holds now, in order. */
+export function readSectionNames(): string[] {
+  if (!existsSync(REPORT)) return [];
+  return [...readFileSync(REPORT, 'utf8').matchAll(/<!-- bench:([\w-]+) -->/g)].map((m) => m[1] as string);
+}
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

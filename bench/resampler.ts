@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Resampler } from '../src/renderer/audio/dsp';
+import { saveHeadline } from './headline';
 import { machineLine, writeSection } from './report';
 import { SPEECH_TURNS } from './speech-turns';
 
@@ -240,3 +241,24 @@ Run: \`node --import tsx bench/resampler.ts\`.`;
 
 console.log(markdown);
 writeSection('resampler', markdown);
+saveHeadline('resampler', [
+  ...speechRows.map((r) => ({
+    metric: `SNR against sox, ${r.rate / 1000} kHz speech (higher is better)`,
+    ours: `${fmt(r.snr)} dB`,
+    goal: '≥ 50 dB',
+    met: r.snr >= 50,
+  })),
+  {
+    metric: '10 kHz tone at 48 kHz, level out (lower is better)',
+    ours: `${fmt(toneOurs)} dB`,
+    reference: Number.isFinite(toneSoxDb) ? `sox ${fmt(toneSoxDb)} dB` : 'sox: exact silence',
+    goal: '≤ −60 dB',
+    met: toneOurs <= -60,
+  },
+  ...speechRows.map((r) => ({
+    metric: `speed at ${r.rate / 1000} kHz, × real time (higher is better)`,
+    ours: xrt(r.seconds, r.oursSeconds),
+    reference: `sox ${xrt(r.seconds, r.soxSeconds)} (wall, incl. start-up)`,
+    ratio: r.soxSeconds / r.oursSeconds,
+  })),
+]);

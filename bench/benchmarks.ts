@@ -1,0 +1,43 @@
+/**
+ * Every benchmark `npm run bench` runs, in order, with the section of docs/benchmarks.md it
+ * rewrites. A new benchmark script is added here; its section then appears in the report.
+ */
+export interface Benchmark {
+  /** The section's marker name in docs/benchmarks.md (`<!-- bench:NAME -->`). */
+  section: string;
+  title: string;
+  /** Node options before the script (tsx, and --expose-gc for heap figures). */
+  node: string[];
+  script: string;
+  args?: string[];
+}
+
+const TSX = ['--import', 'tsx'];
+
+export const BENCHMARKS: Benchmark[] = [
+  { section: 'resampler', title: 'Capture: resampling to 16 kHz', node: TSX, script: 'bench/resampler.ts' },
+  {
+    section: 'capture-chromium',
+    title: 'Capture in Chromium: which resampler',
+    node: TSX,
+    script: 'bench/capture-chromium/main.ts',
+  },
+  {
+    section: 'capture-app',
+    title: 'Capture in the app: what recording costs',
+    node: TSX,
+    script: 'bench/capture-app/main.ts',
+  },
+  {
+    section: 'core-encounter',
+    title: 'Core: a 60-minute encounter through the contract',
+    node: ['--expose-gc', ...TSX],
+    script: 'bench/core-encounter/main.ts',
+  },
+  {
+    section: 'sandbox-streams',
+    title: 'Sandbox: concurrent real-time streams',
+    node: TSX,
+    script: 'bench/sandbox-streams.ts',
+  },
+];
