@@ -59,6 +59,7 @@ async function start(): Promise<void> {
   // After sleep the stream's socket may be dead without knowing it: reconnect now, not after a
   // stall timeout or a long backoff (the spool holds whatever the service has not acknowledged).
   powerMonitor.on('resume', () => core?.wake());
+  powerMonitor.on('suspend', () => core?.suspend());
   await window.loadURL(devRendererUrl ?? `${APP_ORIGIN}/index.html`);
 }
 

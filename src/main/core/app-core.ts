@@ -9,7 +9,7 @@ import { createEncounterController } from './encounter/encounter-controller';
 import { createServiceSessions } from './encounter/service-session';
 import { createEventHub, type EventHub } from './event-hub';
 import { createEncounterHistory, type EncounterHistory } from './history/encounter-history';
-import type { UnfinishedVisit } from './encounter/interrupted-visits';
+import type { UnfinishedVisit } from './encounter/spooled-visits';
 import { createJsonFileStorage } from './json-file-storage';
 import { sweepAudioSpools } from './spool/audio-spool';
 import { loadSpoolKey } from './spool/spool-key';
@@ -55,6 +55,8 @@ export interface AppCore {
    * waiting to finish try again now.
    */
   wake(): void;
+  /** The computer is about to sleep: the audio spooled so far is made durable now. */
+  suspend(): void;
   stop(): Promise<void>;
 }
 
@@ -111,28 +113,27 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
     },
   });
   const session = () => sessions.get(settings.get());
-  reconcileHistory(history, encounters.interrupted.list());
+  reconcileHistory(history, encounters.spooled.list());
   const sweep = () => {
     const removed = sweepAudioSpools(spoolRoot, deps.clock.now(), {
       graceMs: DELIVERED_AUDIO_GRACE_MS,
       maxAgeMs: settings.get().audioRetentionDays * DAY_MS,
+      // A visit recording or on its way to the service keeps its audio, however old.
+      inUse: (sessionId) => encounters.inUse(sessionId),
     });
     if (removed.length > 0) deps.log.info('spool: removed old visit audio', { visits: removed.length });
     for (const sessionId of removed) forgetAudio(history, sessionId);
   };
   /** Visits that were finishing when the app stopped: on their way again once the service answers. */
+  let stopped = false;
   const resumeFinishing = async () => {
     const current = await session().catch(() => undefined);
     // Signed in (or able to sign in by itself) and the service reachable: a token says both.
-    if (
-      !current ||
-      !(await current.auth.current().then(
-        () => true,
-        () => false,
-      ))
-    )
-      return;
-    await encounters.interrupted.resumeFinishing(current);
+    const reachable = await current?.auth.current().then(
+      () => true,
+      () => false,
+    );
+    if (current && reachable && !stopped) await encounters.spooled.resumeFinishing(current);
   };
   const maintain = () => {
     try {
@@ -144,8 +145,8 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
   };
   maintain();
   const stopMaintenance = deps.clock.every(MAINTENANCE_INTERVAL_MS, maintain);
-  const interrupted = async (sessionId: string) => {
-    const visit = (await encounters.interrupted.list()).find((v) => v.sessionId === sessionId);
+  const unfinished = (sessionId: string) => {
+    const visit = encounters.spooled.list().find((v) => v.sessionId === sessionId);
     if (!visit) throw new UserFacingError('invalid_request', 'This visit has nothing left to finish.');
     return visit;
   };
@@ -204,11 +205,11 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       },
       'history.list': () => ({ entries: history.list() }),
       'history.finish': async ({ sessionId }) => {
-        await encounters.interrupted.finish(await interrupted(sessionId), await session());
+        await encounters.spooled.finish(unfinished(sessionId), await session());
         return undefined;
       },
       'history.discard': async ({ sessionId }) => {
-        encounters.interrupted.discard(await interrupted(sessionId));
+        encounters.spooled.discard(unfinished(sessionId));
         return undefined;
       },
       'forms.templates': async () => (await session()).rest.formTemplates(),
@@ -235,7 +236,11 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       encounters.reconnectAll();
       maintain();
     },
+    suspend() {
+      encounters.flushSpools();
+    },
     async stop() {
+      stopped = true;
       stopHeartbeat();
       stopMaintenance();
       encounters.dispose();
@@ -254,8 +259,13 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
 function reconcileHistory(history: EncounterHistory, unfinished: UnfinishedVisit[]): void {
   for (const visit of unfinished) {
     const known = history.find(visit.sessionId);
+    // A visit that failed (mid-recording, or finishing for good) waits for Try again or Discard.
     const state =
-      visit.state !== 'recording' ? 'finishing' : known?.state === 'failed' ? 'failed' : 'interrupted';
+      visit.failed || known?.state === 'failed'
+        ? 'failed'
+        : visit.state === 'recording'
+          ? 'interrupted'
+          : 'finishing';
     history.record({
       sessionId: visit.sessionId,
       encounterId: visit.encounterId,
@@ -267,8 +277,7 @@ function reconcileHistory(history: EncounterHistory, unfinished: UnfinishedVisit
     });
   }
   for (const entry of history.list()) {
-    if (entry.audioKept && !unfinished.some((v) => v.sessionId === entry.sessionId))
-      forgetAudio(history, entry.sessionId);
+    if (!unfinished.some((v) => v.sessionId === entry.sessionId)) forgetAudio(history, entry.sessionId);
   }
 }
 

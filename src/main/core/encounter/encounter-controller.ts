@@ -18,7 +18,7 @@ import type { ServiceSession } from './service-session';
 import { UserFacingError } from '../user-facing-error';
 import { createAudioSpool, type AudioSpool } from '../spool/audio-spool';
 import { spooledAudioLog } from '../spool/spooled-audio-log';
-import { createInterruptedVisits } from './interrupted-visits';
+import { createSpooledVisits } from './spooled-visits';
 import { deliverVisit, type DeliveryLeg } from './visit-delivery';
 import { FINAL_STATES, fetchVisitResults } from './visit-results';
 
@@ -43,6 +43,8 @@ interface ActiveEncounter extends Leg {
   formLeg?: Leg;
   /** End was pressed (once is enough). */
   ending?: boolean;
+  /** The recording failed before End: its legs are let go, its audio waits in the spool for Try again. */
+  failed?: boolean;
 }
 
 export interface EncounterControllerDeps {
@@ -89,13 +91,16 @@ export function createEncounterController(deps: EncounterControllerDeps) {
   const polls = new Map<string, Poll>();
   /** Sessions whose audio the disk refused: kept in memory from then on (onDiskFailure). */
   const diskFailures = new Set<string>();
-  const interrupted = createInterruptedVisits({
+  /** The app is stopping: deliveries of this run stop waiting (their spools resume them next run). */
+  const stopping = new AbortController();
+  const spooled = createSpooledVisits({
     ...deps,
     results,
     polls,
     isLive: (sessionId) =>
       [active, ...delivering.values()].some(
-        (visit) => visit && (visit.sessionId === sessionId || visit.formLeg?.sessionId === sessionId),
+        (visit) =>
+          visit && !visit.failed && (visit.sessionId === sessionId || visit.formLeg?.sessionId === sessionId),
       ),
   });
 
@@ -140,8 +145,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       // What the clinician sees is the main leg; the form leg follows the same chunks and verbs.
       encounter.recorder.onChange((snapshot) => {
         if (active === encounter) deps.onRecorderChange(toView(encounter, snapshot, diskNotice(encounter)));
-        if (snapshot.state === 'failed')
-          deps.onVisit?.({ sessionId: encounter.sessionId, state: 'failed', endedAt: deps.clock.now() });
+        if (snapshot.state === 'failed' && !encounter.ending && !encounter.failed) recordingFailed(encounter);
       });
       for (const leg of legsOf(encounter)) leg.recorder.start();
       return view();
@@ -220,6 +224,22 @@ export function createEncounterController(deps: EncounterControllerDeps) {
   }
 
   /**
+   * The stream failed for good mid-visit (the service ended or refused the session): the visit's
+   * legs are let go and its audio waits in the spool, so History's Try again can send it.
+   */
+  function recordingFailed(encounter: ActiveEncounter): void {
+    encounter.failed = true;
+    deps.onVisit?.({ sessionId: encounter.sessionId, state: 'failed', endedAt: deps.clock.now() });
+    // After this listener returns: the recorder is still reporting its failure.
+    queueMicrotask(() => {
+      for (const leg of legsOf(encounter)) {
+        leg.stream.dispose();
+        leg.spool?.close();
+      }
+    });
+  }
+
+  /**
    * The disk refused a leg's audio (full, failing): the rest of the visit is kept in memory, so it
    * still reaches the service, but it would not survive the app stopping. The clinician is told.
    */
@@ -253,7 +273,12 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     // A second End (a double click, the shortcut and the button) must not end the session twice.
     if (encounter.ending) return view();
     encounter.ending = true;
-    for (const leg of legsOf(encounter)) leg.spool?.setState('finishing');
+    // No more audio goes in: the last segment is made durable before the visit counts as ended, so
+    // a power cut while it waits for the network costs nothing.
+    for (const leg of legsOf(encounter)) {
+      leg.spool?.close();
+      leg.spool?.setState('finishing');
+    }
     delivering.set(encounter.sessionId, encounter);
     deps.onVisit?.({ sessionId: encounter.sessionId, state: 'processing', endedAt: deps.clock.now() });
     const deliveryLeg = (leg: Leg): DeliveryLeg => ({
@@ -276,6 +301,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         log: deps.log,
         rest: encounter.session.rest,
         polling: deps.resultsPolling,
+        signal: stopping.signal,
         registerPoll: (sessionId, poll) => polls.set(sessionId, poll),
         onResultsProgress: deps.onResultsProgress,
         ...(deps.onVisit ? { onVisit: deps.onVisit } : {}),
@@ -320,12 +346,14 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       return view();
     },
     end,
-    async cancel(): Promise<RecorderView> {
+    cancel(): RecorderView {
       const encounter = requireActive();
       if (encounter.ending)
         throw new UserFacingError('invalid_request', 'This visit has ended; it cannot be cancelled.');
-      // Discarded by the clinician: nothing of the visit is kept, even if the service cannot be
-      // told right now (cancelling there waits for it).
+      // The recorders stop taking and sending audio first, then the audio is deleted: discarded by
+      // the clinician, nothing of the visit is kept, even if the service cannot be told now. The
+      // service hears CANCEL when it can; nobody waits for that.
+      const told = legsOf(encounter).map((leg) => leg.recorder.cancel());
       for (const leg of legsOf(encounter)) leg.spool?.discard();
       deps.onVisit?.({
         sessionId: encounter.sessionId,
@@ -333,11 +361,20 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         endedAt: deps.clock.now(),
         audioKept: false,
       });
-      for (const leg of legsOf(encounter)) {
-        await leg.recorder.cancel();
-        leg.stream.dispose();
-      }
+      void Promise.all(told)
+        .then(() => {
+          for (const leg of legsOf(encounter)) leg.stream.dispose();
+        })
+        .catch((error: unknown) =>
+          deps.log.info('the service was not told of a cancelled visit', { error: (error as Error).message }),
+        );
       return view();
+    },
+    /** Whether a session's audio is in use now: recording, or on its way to the service. */
+    inUse(sessionId: string): boolean {
+      const holds = (visit: ActiveEncounter | undefined) =>
+        visit !== undefined && (visit.sessionId === sessionId || visit.formLeg?.sessionId === sessionId);
+      return holds(active) || [...delivering.values()].some(holds) || spooled.inFlight(sessionId);
     },
     /** Whether this run of the app knows the session (recording, processing or done). */
     has(sessionId: string): boolean {
@@ -346,7 +383,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         active?.sessionId === sessionId ||
         delivering.has(sessionId) ||
         polls.has(sessionId) ||
-        interrupted.isFinishing(sessionId)
+        spooled.inFlight(sessionId)
       );
     },
     /** The results of a session, once the service is done; until then its status. */
@@ -354,7 +391,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       const done = results.get(sessionId);
       if (done) return done;
       const live = active?.sessionId === sessionId ? active : delivering.get(sessionId);
-      if (live || polls.has(sessionId) || interrupted.isFinishing(sessionId)) {
+      if (live || polls.has(sessionId) || spooled.inFlight(sessionId)) {
         return { sessionId, kind: live?.kind ?? 'ambient', status: 'processing', done: false };
       }
       throw new UserFacingError('invalid_request', 'This app has no results for that recording.');
@@ -379,18 +416,25 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       deps.onVisit?.({ sessionId: entry.sessionId, state: FINAL_STATES[status] ?? 'failed', status });
       return fetched;
     },
-    /** History's interrupted visits: listed, finished from their spool, or discarded. */
-    interrupted,
+    /** Visits whose audio waits in their spool: listed, finished (or resumed), discarded. */
+    spooled,
     /** The computer woke up or its network changed: every stream of this run tries again now. */
     reconnectAll(): void {
       for (const encounter of new Set([...(active ? [active] : []), ...delivering.values()]))
         for (const leg of legsOf(encounter)) leg.stream.reconnectNow();
+      spooled.reconnectAll();
+    },
+    /** The computer is about to sleep: what is spooled so far is made durable now. */
+    flushSpools(): void {
+      for (const leg of active && !active.ending ? legsOf(active) : []) leg.spool?.close();
     },
     /** A notification said the service is done: check now instead of at the next poll. */
     wake(sessionId: string): void {
       polls.get(sessionId)?.wake();
     },
     dispose(): void {
+      stopping.abort();
+      spooled.dispose();
       for (const encounter of new Set([...(active ? [active] : []), ...delivering.values()]))
         releaseLegs(encounter);
     },

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntry, Results } from '../../../shared/contract';
 import { silentLogger, systemClock } from '../ports';
@@ -105,9 +106,14 @@ describe('delivering a visit after End', () => {
     );
     const service = scriptedService({ end: [refused] });
     const { deps, visits, results, progress } = harness(service.rest);
-    const spool = { setState: () => true, close: () => true } as unknown as NonNullable<
-      Parameters<typeof deliverVisit>[0]['main']['spool']
-    >;
+    const failed: boolean[] = [];
+    // The spool's directory exists (the audio is on disk): that is what makes Try again possible.
+    const spool = {
+      dir: tmpdir(),
+      setState: () => true,
+      setFailed: (f: boolean) => failed.push(f),
+      close: () => true,
+    } as unknown as NonNullable<Parameters<typeof deliverVisit>[0]['main']['spool']>;
     await deliverVisit({ sessionId: 's1', kind: 'ambient', main: { ...leg([]), spool } }, deps);
     expect(results).toEqual([
       expect.objectContaining({
@@ -118,6 +124,8 @@ describe('delivering a visit after End', () => {
     ]);
     expect(visits.at(-1)).toMatchObject({ state: 'failed', audioKept: true });
     expect(progress.at(-1)).toMatchObject({ status: 'failed', done: true });
+    // It waits for the clinician: not resumed by itself every minute.
+    expect(failed).toEqual([true]);
   });
 
   it("the service's own verdict is final: a failed note is not sent again", async () => {

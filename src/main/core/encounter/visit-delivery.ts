@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { HistoryEntry, Results, StartEncounter } from '../../../shared/contract';
 import type { Clock, Logger } from '../ports';
 import type { Poll } from '../results/results-poller';
@@ -45,6 +46,8 @@ export interface DeliveryDeps {
   /** Waits between tries of a call the service could not take (it cannot be reached, or 5xx). */
   retry?: { firstDelayMs: number; maxDelayMs: number } | undefined;
   registerPoll(sessionId: string, poll: Poll): void;
+  /** The app is stopping: waits end, and nothing more is recorded of the visit (it resumes next run). */
+  signal?: AbortSignal | undefined;
   /** The visit's results (or its problem), before the progress report that says it is done. */
   onResults(results: Results): void;
   onResultsProgress(progress: {
@@ -96,11 +99,15 @@ export async function deliverVisit(visit: VisitToDeliver, deps: DeliveryDeps): P
         return 'failed';
       })
     : undefined;
+  const legs = visit.forms ? [visit.main, visit.forms] : [visit.main];
   let verdictReached = false;
   try {
     const final = await main;
     verdictReached = true;
     const formsFinal = await forms;
+    // Only once both sessions have their verdict is the visit's audio no longer needed: the app
+    // stopping before this resumes both (ending an ended session again is harmless).
+    for (const leg of legs) leg.spool?.setState('delivered');
     const report = offline.reporter();
     const results = await whileUnreachable(
       () =>
@@ -118,11 +125,16 @@ export async function deliverVisit(visit: VisitToDeliver, deps: DeliveryDeps): P
     done(final);
   } catch (error) {
     await forms;
+    // The app is stopping: the visit is not failed; its spool resumes it next run.
+    if (deps.signal?.aborted) return;
     deps.log.warn('the visit could not finish', { error: (error as Error)?.name ?? 'unknown' });
     const reason =
       error instanceof ServiceCallError ? error.sentence : 'The app could not finish this visit.';
     // Before the service's verdict the audio is still worth sending again; after it, it is not.
-    const kept = visit.main.spool !== undefined && !verdictReached;
+    // It waits for the clinician (Try again or Discard) rather than being retried by itself.
+    const spool = visit.main.spool;
+    const kept = spool !== undefined && !verdictReached && existsSync(spool.dir);
+    if (kept) for (const leg of legs) leg.spool?.setFailed(true);
     deps.onResults({
       sessionId: visit.sessionId,
       kind: visit.kind,
@@ -137,8 +149,7 @@ export async function deliverVisit(visit: VisitToDeliver, deps: DeliveryDeps): P
 
 /**
  * One leg: the rest of its audio (the spool says 'finishing' until the service has all of it,
- * then 'ended'), the end of its session, and the service's verdict; 'delivered' once the service
- * has given one, so the retention sweep may remove the audio.
+ * then 'ended'), the end of its session, and the service's verdict.
  */
 async function deliverLeg(
   leg: DeliveryLeg,
@@ -156,9 +167,10 @@ async function deliverLeg(
     } finally {
       unsubscribe?.();
       leg.release();
+      // No more audio goes in or out: the segment is fsynced and its files closed, also on failure.
+      leg.spool?.close();
     }
     offline(false);
-    leg.spool?.close();
     leg.spool?.setState('ended');
   } else {
     leg.release();
@@ -178,9 +190,9 @@ async function deliverLeg(
       ...(deps.polling ? { polling: deps.polling } : {}),
       ...(onProgress ? { onProgress } : {}),
       register: (poll) => deps.registerPoll(leg.sessionId, poll),
+      ...(deps.signal ? { signal: deps.signal } : {}),
     },
   );
-  leg.spool?.setState('delivered');
   return final;
 }
 
@@ -200,12 +212,13 @@ async function endOnce(call: Promise<void>): Promise<void> {
 /** Tries `call` until the service can be reached; reports being offline meanwhile. */
 export async function whileUnreachable<T>(
   call: () => Promise<T>,
-  deps: Pick<DeliveryDeps, 'clock' | 'log' | 'retry'>,
+  deps: Pick<DeliveryDeps, 'clock' | 'log' | 'retry' | 'signal'>,
   offline: (isOffline: boolean) => void,
 ): Promise<T> {
   const policy = deps.retry ?? DELIVERY_RETRY;
   let delay = policy.firstDelayMs;
   for (;;) {
+    if (deps.signal?.aborted) throw new Error('the app is stopping');
     try {
       const value = await call();
       offline(false);
@@ -214,7 +227,10 @@ export async function whileUnreachable<T>(
       if (!isRetryable(error)) throw error;
       offline(true);
       deps.log.info('the service cannot be reached; trying again', { inMs: delay });
-      await new Promise<void>((resolve) => deps.clock.after(delay, resolve));
+      await new Promise<void>((resolve) => {
+        const cancel = deps.clock.after(delay, resolve);
+        deps.signal?.addEventListener('abort', () => (cancel(), resolve()), { once: true });
+      });
       delay = Math.min(policy.maxDelayMs, delay * 2);
     }
   }

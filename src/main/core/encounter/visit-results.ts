@@ -26,6 +26,7 @@ export async function endAndAwaitVerdict(
     polling?: { firstDelayMs?: number; maxDelayMs?: number };
     onProgress?: (progress: { status: string; elapsedMs: number }) => void;
     register(poll: Poll): void;
+    signal?: AbortSignal;
   },
 ): Promise<string> {
   const { kind, sessionId } = session;
@@ -35,6 +36,7 @@ export async function endAndAwaitVerdict(
     clock: options.clock,
     status: () => (kind === 'ambient' ? rest.ambientStatus(sessionId) : rest.formStatus(sessionId)),
     ...options.polling,
+    ...(options.signal ? { signal: options.signal } : {}),
     ...(options.onProgress
       ? { onProgress: (p) => options.onProgress!({ status: p.status, elapsedMs: p.elapsedMs }) }
       : {}),

@@ -57,6 +57,12 @@ export interface AudioSpool {
   noteAcked(offset: number): void;
   /** Returns whether the manifest could be saved (a full disk may refuse it; nothing throws). */
   setState(state: SpoolState): boolean;
+  /**
+   * The visit could not be finished for a reason retrying alone cannot change (the service refused
+   * a step): it then waits for the clinician (Try again, or Discard) instead of being resumed by
+   * itself. `false` clears it when the clinician tries again. Returns whether it was saved.
+   */
+  setFailed(failed: boolean): boolean;
   /** Closes the open segment (fsynced) and saves the manifest; returns whether both succeeded. */
   close(): boolean;
   /** The clinician discarded the visit: the spool is deleted, later writes do nothing, reads throw. */
@@ -67,6 +73,8 @@ export interface AudioSpool {
 export interface SpoolIo {
   /** Like fs.writeSync: returns how many bytes were written, or throws (ENOSPC, EIO). */
   writeSync?: (fd: number, data: Uint8Array) => number;
+  /** Like fs.fsyncSync: throws when the disk cannot make the segment durable (EIO). */
+  fsyncSync?: (fd: number) => void;
 }
 
 export interface SpoolOptions {
@@ -127,6 +135,7 @@ function openSpool(
   const now = options.now ?? Date.now;
   const segmentLimit = options.segmentAudioBytes ?? DEFAULT_SEGMENT_AUDIO_BYTES;
   const write = options.io?.writeSync ?? writeSync;
+  const fsync = options.io?.fsyncSync ?? fsyncSync;
   const reader = createSpoolReader({
     dir: options.dir,
     key: options.key,
@@ -157,7 +166,7 @@ function openSpool(
     fd = undefined;
     let failure: Error | undefined;
     try {
-      fsyncSync(closing);
+      fsync(closing);
     } catch (error) {
       failure = asError(error);
     }
@@ -245,6 +254,11 @@ function openSpool(
       manifest.state = state;
       return saveManifest() === undefined;
     },
+    setFailed(failed) {
+      if (failed) manifest.failedAt = now();
+      else delete manifest.failedAt;
+      return saveManifest() === undefined;
+    },
     close() {
       const unsynced = closeSegment();
       reader.close();
@@ -290,15 +304,24 @@ export function listAudioSpools(root: string): { dir: string; manifest: SpoolMan
 export function sweepAudioSpools(
   root: string,
   now: number,
-  options: { graceMs: number; maxAgeMs: number },
+  options: {
+    graceMs: number;
+    maxAgeMs: number;
+    /** Spools in use now (a visit recording or on its way to the service): never removed. */
+    inUse?: (sessionId: string) => boolean;
+  },
 ): string[] {
   const removed: string[] = [];
   for (const { dir, manifest } of listAudioSpools(root)) {
+    if (options.inUse?.(manifest.sessionId) || options.inUse?.(manifest.visitSessionId ?? '')) continue;
     const finished = manifest.state === 'delivered' || manifest.state === 'discarded';
     const expired = now - manifest.createdAt >= options.maxAgeMs;
-    if ((finished && now - manifest.updatedAt >= options.graceMs) || expired) {
+    if (!(finished && now - manifest.updatedAt >= options.graceMs) && !expired) continue;
+    try {
       rmSync(dir, { recursive: true, force: true });
       removed.push(manifest.sessionId);
+    } catch {
+      // One spool that cannot go now (a file still open on Windows) stops nothing else; next sweep.
     }
   }
   return removed;

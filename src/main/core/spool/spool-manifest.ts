@@ -28,6 +28,8 @@ const manifestSchema = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
   state: z.enum(SPOOL_STATES),
+  /** When finishing failed for a reason retrying alone cannot change (see AudioSpool.setFailed). */
+  failedAt: z.number().optional(),
   /** The service has every byte before this (its last ACK we saw); a hint for recovery. */
   ackedOffset: z.number().int().nonnegative(),
   segments: z.array(z.object({ name: z.string(), firstOffset: z.number().int().nonnegative() })),

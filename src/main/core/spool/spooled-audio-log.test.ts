@@ -38,6 +38,28 @@ describe('the spooled audio log', () => {
     expect(recoverAudioSpool(o.dir, key).manifest.ackedOffset).toBe(15 * CHUNK);
   });
 
+  it("a disk that fails to fsync a full segment keeps that segment's last chunk once, not twice", () => {
+    const o = spoolOptions();
+    // Segments of 5 chunks: the 5th append fills the first, and its fsync fails.
+    const spool = createAudioSpool({
+      ...o,
+      segmentAudioBytes: 5 * CHUNK,
+      io: {
+        fsyncSync: () => {
+          throw Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO' });
+        },
+      },
+    });
+    const onWriteFailure = vi.fn();
+    const log = spooledAudioLog(spool, { onWriteFailure });
+    const audio = randomAudio(12 * CHUNK);
+    for (const piece of piecesOf(audio)) log.append(piece);
+    expect(onWriteFailure).toHaveBeenCalledOnce();
+    expect(spool.length).toBe(5 * CHUNK);
+    expect(log.length).toBe(audio.length);
+    expect(readAll(log).equals(audio)).toBe(true);
+  });
+
   it('a full disk (ENOSPC on the 5th write) costs no audio: no throw, one notice, every byte readable', () => {
     const o = spoolOptions();
     const disk = failingDisk(5, 'no-space');

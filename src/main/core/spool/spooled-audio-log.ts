@@ -25,11 +25,14 @@ export function spooledAudioLog(spool: AudioSpool, options: SpooledAudioLogOptio
   return {
     append(pcm) {
       if (!unspooled) {
+        const before = spool.length;
         spool.append(pcm);
         const failure = spool.writeFailure;
         if (!failure) return;
         unspooled = { start: spool.length, memory: createMemoryAudioLog() };
-        unspooled.memory.append(pcm);
+        // The failure may come after this chunk is on disk (closing a full segment): then it is
+        // the spool's, and only what follows belongs in memory. Twice would shift every offset.
+        if (spool.length === before) unspooled.memory.append(pcm);
         options.onWriteFailure?.(failure);
         return;
       }

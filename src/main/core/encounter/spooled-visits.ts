@@ -11,7 +11,7 @@ import {
   type SpoolState,
 } from '../spool/audio-spool';
 import { spooledAudioLog } from '../spool/spooled-audio-log';
-import { createStreamClient } from '../stream/stream-client';
+import { createStreamClient, type StreamClient } from '../stream/stream-client';
 import { UserFacingError } from '../user-facing-error';
 import type { ServiceSession } from './service-session';
 import { deliverVisit, type DeliveryDeps, type DeliveryLeg } from './visit-delivery';
@@ -24,7 +24,7 @@ interface SpooledLeg {
   state: SpoolState;
 }
 
-/** A visit whose audio outlived the app run that recorded it, still to go to the service. */
+/** A visit whose audio is in its spool and not yet with the service (from this run or an earlier one). */
 export interface UnfinishedVisit {
   sessionId: string;
   encounterId: string;
@@ -35,11 +35,13 @@ export interface UnfinishedVisit {
    * 'finishing' or 'ended': End or Finish was pressed; it finishes by itself when it can.
    */
   state: SpoolState;
+  /** Finishing failed for a reason retrying alone cannot change: it waits for Try again or Discard. */
+  failed: boolean;
   main: SpooledLeg;
   forms?: SpooledLeg;
 }
 
-export interface InterruptedVisitsDeps {
+export interface SpooledVisitsDeps {
   spool?: { root: string; key(): Promise<Uint8Array> };
   clock: Clock;
   log: Logger;
@@ -49,20 +51,26 @@ export interface InterruptedVisitsDeps {
   /** The controller's own bookkeeping, shared so a finished visit is found like any other. */
   results: Map<string, Results>;
   polls: Map<string, Poll>;
-  /** Whether this session belongs to a visit of this run (recording, or finishing after End). */
+  /** Whether this session belongs to a visit the controller holds now (recording, or after End). */
   isLive(sessionId: string): boolean;
 }
 
 const UNFINISHED: ReadonlySet<SpoolState> = new Set(['recording', 'finishing', 'ended']);
 
+const KEY_GONE =
+  "This visit's audio cannot be read on this computer any more: the key that protected it is gone (this happens when the computer has no keyring and the app restarted). Discard it and record the visit again.";
+
 /**
- * Visits whose audio is still in their spool because the app stopped before the service had it
- * all (a crash, a kill, a power cut, End pressed while offline): History's interrupted visits, to
- * finish or discard, and visits that finish by themselves once the service can be reached.
+ * Visits whose audio is still in their spool because the service does not have it all: the app
+ * stopped mid-visit (a crash, a kill, a power cut: History's Interrupted, to finish or discard),
+ * End was pressed while offline and the app stopped (they finish by themselves once the service
+ * can be reached), or finishing failed (Try again or Discard).
  */
-export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
-  /** Visits being finished now: a second Finish does nothing, and Discard waits. */
-  const finishing = new Set<string>();
+export function createSpooledVisits(deps: SpooledVisitsDeps) {
+  /** Visits on their way to the service now, with their streams: a second Finish does nothing. */
+  const inFlight = new Map<string, StreamClient[]>();
+  /** The app is stopping: deliveries wait no more, and none starts. */
+  const stopping = new AbortController();
 
   function list(): UnfinishedVisit[] {
     if (!deps.spool) return [];
@@ -84,6 +92,7 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
           kind: manifest.kind,
           startedAt: manifest.createdAt,
           state: manifest.state,
+          failed: manifest.failedAt !== undefined,
           main: legOf(dir, manifest),
           ...(forms ? { forms: legOf(forms.dir, forms.manifest) } : {}),
         };
@@ -96,12 +105,7 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
     try {
       recovered = recoverAudioSpool(leg.dir, key);
     } catch (error) {
-      if (error instanceof SpoolKeyError) {
-        throw new UserFacingError(
-          'invalid_request',
-          "This visit's audio cannot be read on this computer any more: the key that protected it is gone (this happens when the computer has no keyring and the app restarted). Discard it and record the visit again.",
-        );
-      }
+      if (error instanceof SpoolKeyError) throw new UserFacingError('invalid_request', KEY_GONE);
       throw error;
     }
     if (recovered.problems.length > 0)
@@ -114,6 +118,7 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
         encounterId: visit.encounterId,
         kind: leg.kind,
         visitSessionId: leg === visit.main ? undefined : visit.sessionId,
+        now: () => deps.clock.now(),
       },
       recovered,
     );
@@ -131,6 +136,7 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
 
   function deliveryLeg({ leg, spool, stream }: ReturnType<typeof reopenLeg>): DeliveryLeg {
     // From now on the visit finishes by itself, also after another restart.
+    spool.setFailed(false);
     if (leg.state !== 'ended') spool.setState('finishing');
     return {
       kind: leg.kind,
@@ -157,12 +163,18 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
    */
   async function finish(visit: UnfinishedVisit, session: ServiceSession): Promise<void> {
     if (!deps.spool) throw new UserFacingError('invalid_request', 'This app keeps no recordings to finish.');
-    if (finishing.has(visit.sessionId)) return;
-    finishing.add(visit.sessionId);
+    if (inFlight.has(visit.sessionId) || stopping.signal.aborted) return;
+    inFlight.set(visit.sessionId, []);
     try {
       const key = await deps.spool.key();
-      const main = deliveryLeg(reopenLeg(visit.main, visit, key, session));
-      const forms = visit.forms ? deliveryLeg(reopenLeg(visit.forms, visit, key, session)) : undefined;
+      const reopened = [visit.main, ...(visit.forms ? [visit.forms] : [])].map((leg) =>
+        reopenLeg(leg, visit, key, session),
+      );
+      inFlight.set(
+        visit.sessionId,
+        reopened.flatMap((r) => (r.stream ? [r.stream] : [])),
+      );
+      const [main, forms] = reopened.map(deliveryLeg);
       deps.onVisit?.({
         sessionId: visit.sessionId,
         encounterId: visit.encounterId,
@@ -172,20 +184,28 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
         audioKept: true,
       });
       void deliverVisit(
-        { sessionId: visit.sessionId, kind: visit.kind, main, forms },
+        { sessionId: visit.sessionId, kind: visit.kind, main: main!, forms },
         {
           clock: deps.clock,
           log: deps.log,
           rest: session.rest,
           polling: deps.resultsPolling,
+          signal: stopping.signal,
           registerPoll: (sessionId, poll) => deps.polls.set(sessionId, poll),
           onResults: (results) => deps.results.set(visit.sessionId, results),
           onResultsProgress: deps.onResultsProgress,
           ...(deps.onVisit ? { onVisit: deps.onVisit } : {}),
         },
-      ).finally(() => finishing.delete(visit.sessionId));
+      )
+        .catch((error: unknown) =>
+          deps.log.error('delivering a visit failed', { error: (error as Error).name }),
+        )
+        .finally(() => inFlight.delete(visit.sessionId));
     } catch (error) {
-      finishing.delete(visit.sessionId);
+      inFlight.delete(visit.sessionId);
+      // Nothing can be sent without the key: the visit waits for Discard, and History says so.
+      if (error instanceof UserFacingError && error.message === KEY_GONE)
+        deps.onVisit?.({ sessionId: visit.sessionId, state: 'failed', audioKept: true });
       throw error;
     }
   }
@@ -193,21 +213,29 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
   return {
     list,
     finish,
-    /** Whether this visit is on its way to the service now. */
-    isFinishing: (sessionId: string) => finishing.has(sessionId),
+    /** Whether this visit is on its way to the service now (its session is in use). */
+    inFlight: (sessionId: string) => inFlight.has(sessionId),
 
-    /** Visits that were finishing when the app stopped go on by themselves (no clinician needed). */
+    /**
+     * Visits that were finishing when the app stopped go on by themselves (no clinician needed);
+     * a visit that failed for good waits for the clinician instead.
+     */
     async resumeFinishing(session: ServiceSession): Promise<void> {
-      for (const visit of list().filter((v) => v.state !== 'recording')) {
+      for (const visit of list().filter((v) => v.state !== 'recording' && !v.failed)) {
         await finish(visit, session).catch((error: unknown) =>
           deps.log.warn('a visit could not resume finishing', { error: (error as Error).name }),
         );
       }
     },
 
+    /** The computer woke up: streams of visits on their way try again now. */
+    reconnectAll(): void {
+      for (const streams of inFlight.values()) for (const stream of streams) stream.reconnectNow();
+    },
+
     /** The clinician discards it: its audio is deleted. */
     discard(visit: UnfinishedVisit): void {
-      if (finishing.has(visit.sessionId)) {
+      if (inFlight.has(visit.sessionId)) {
         throw new UserFacingError(
           'invalid_request',
           'This visit is being sent to the service right now, so it cannot be discarded.',
@@ -217,6 +245,12 @@ export function createInterruptedVisits(deps: InterruptedVisitsDeps) {
         rmSync(leg.dir, { recursive: true, force: true });
       deps.onVisit?.({ sessionId: visit.sessionId, state: 'cancelled', audioKept: false });
     },
+
+    /** The app stops: deliveries stop where they are (their spools resume them next run). */
+    dispose(): void {
+      stopping.abort();
+      for (const streams of inFlight.values()) for (const stream of streams) stream.dispose();
+    },
   };
 }
-export type InterruptedVisits = ReturnType<typeof createInterruptedVisits>;
+export type SpooledVisits = ReturnType<typeof createSpooledVisits>;
