@@ -42,18 +42,27 @@ function findOnPath(name: string): string | undefined {
 /**
  * The committed clinical model: next to this file when run from source (Vitest, tsx). The bundled
  * sandbox runs from out/main (or a chunk folder below it), so the repository's copy is looked for
- * in the folders above, and finally under the working directory.
+ * in the folders above, and finally under the working directory. In the packaged app those folders
+ * are inside app.asar, which only Electron's own fs can read; electron-builder unpacks the model
+ * beside it (asarUnpack in electron-builder.yml), where pocketsphinx, a separate program, can open it.
  */
-function findLanguageModelDir(): string | undefined {
-  const here = dirname(fileURLToPath(import.meta.url));
+export function findLanguageModelDir(
+  here: string = dirname(fileURLToPath(import.meta.url)),
+  cwd: string = process.cwd(),
+): string | undefined {
   const candidates = [join(here, 'language-model')];
   for (let dir = here, up = 0; up < 4; dir = dirname(dir), up += 1) {
     candidates.push(join(dir, 'sandbox/processing/language-model'));
   }
-  candidates.push(resolve(process.cwd(), 'sandbox/processing/language-model'));
-  return candidates.find(
-    (dir) => existsSync(join(dir, 'clinical.lm')) && existsSync(join(dir, 'clinical.dict')),
-  );
+  candidates.push(resolve(cwd, 'sandbox/processing/language-model'));
+  return candidates
+    .map(outsideAsar)
+    .find((dir) => existsSync(join(dir, 'clinical.lm')) && existsSync(join(dir, 'clinical.dict')));
+}
+
+/** `…/resources/app.asar/x` → `…/resources/app.asar.unpacked/x`; other paths unchanged. */
+function outsideAsar(path: string): string {
+  return path.replace(/([\\/])app\.asar(?=[\\/]|$)/, '$1app.asar.unpacked');
 }
 
 /** The default setup, or the reason it cannot run here (binary, acoustic model or LM missing). */
