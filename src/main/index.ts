@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { APP_ORIGIN, registerAppSchemePrivileges, serveRendererFromAppScheme } from './app-protocol';
 import { createAppCore, type AppCore } from './core/app-core';
 import { PRODUCT_NAME } from './core/data-directory';
-import { consoleLogger, systemClock } from './core/ports';
+import { scrubbedLogger } from './core/logging/scrubbed-logger';
+import { createSecretValues } from './core/logging/secret-values';
+import { systemClock } from './core/ports';
+import { createElectronFileLogger } from './electron-file-logger';
 import { createElectronSecretBox } from './electron-secret-box';
 import { createElectronSettingsStorage } from './electron-settings-storage';
 import { exposeContractOverIpc } from './ipc-transport';
@@ -23,6 +26,11 @@ const outDir = fileURLToPath(new URL('..', import.meta.url));
 // electron-vite dev serves the renderer over http with hot reload; a build uses app://.
 const devRendererUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
 const appOrigin = devRendererUrl ? new URL(devRendererUrl).origin : APP_ORIGIN;
+
+// Every line goes through the scrubber (no token, secret or patient data) to the log file; the
+// core registers each secret it learns in secretValues so the scrubber knows it by value too.
+const secretValues = createSecretValues();
+const log = scrubbedLogger(createElectronFileLogger(), secretValues);
 
 let core: AppCore | undefined;
 let mainWindow: BrowserWindow | undefined;
@@ -39,7 +47,7 @@ async function start(): Promise<void> {
   serveRendererFromAppScheme(join(outDir, 'renderer'));
   core = await createAppCore({
     settingsStorage: createElectronSettingsStorage(),
-    secrets: createElectronSecretBox(app.getPath('userData')),
+    secrets: createElectronSecretBox(app.getPath('userData'), log),
     // Electron security checklist: open only the https (or loopback) sign-in URLs the core built.
     openExternal: (url) => openSignInPage(url),
     appInfo: {
@@ -50,7 +58,8 @@ async function start(): Promise<void> {
       runtime: { node: process.versions.node, electron: process.versions.electron },
       dataDirectory: app.getPath('userData'),
     },
-    log: consoleLogger,
+    log,
+    secretValues,
     clock: systemClock,
   });
   const window = createMainWindow(join(outDir, 'preload', 'index.cjs'), appOrigin);
@@ -63,10 +72,14 @@ async function start(): Promise<void> {
   await window.loadURL(devRendererUrl ?? `${APP_ORIGIN}/index.html`);
 }
 
-app.whenReady().then(start, (error: unknown) => {
-  consoleLogger.error('the app could not start', { error: (error as Error).name });
-  app.exit(1);
-});
+app
+  .whenReady()
+  .then(start, (error: unknown) => {
+    log.error('the app could not start', { error });
+    app.exit(1);
+  })
+  // A step of start() that failed (the window did not load, say) is written down, not lost.
+  .catch((error: unknown) => log.error('the app did not finish starting', { error }));
 
 app.on('window-all-closed', () => {
   void core?.stop().finally(() => app.quit());

@@ -9,9 +9,13 @@ import { parseArgs } from 'node:util';
 import { createAppCore } from '../core/app-core';
 import { defaultDataDirectory, PRODUCT_NAME } from '../core/data-directory';
 import { createJsonFileStorage } from '../core/json-file-storage';
+import { scrubbedLogger } from '../core/logging/scrubbed-logger';
+import { createSecretValues } from '../core/logging/secret-values';
 import { createFileSecretBox } from '../core/secrets/file-secret-box';
-import { consoleLogger, systemClock } from '../core/ports';
+import { systemClock } from '../core/ports';
 import { startBrowserHost } from './host';
+import { createLaunchKey } from './launch-key';
+import { browserModeLogPath, createNodeFileLogger } from './node-file-logger';
 
 const { values } = parseArgs({
   options: {
@@ -30,12 +34,22 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
 const dataDirectory = values.data ?? defaultDataDirectory();
 await mkdir(dataDirectory, { recursive: true, mode: 0o700 });
 
+// Every line goes through the scrubber (no token, secret or patient data) to <data>/logs/main.log
+// and the console; the core registers each secret it learns in secretValues, and so does this
+// file with the launch key, so the scrubber knows them by value too.
+const secretValues = createSecretValues();
+const logPath = browserModeLogPath(dataDirectory);
+const log = scrubbedLogger(createNodeFileLogger({ filePath: logPath, console: true }), secretValues);
+const launchKey = createLaunchKey();
+secretValues.add(launchKey.key);
+secretValues.add(launchKey.sessionToken);
+
 const core = await createAppCore({
   // Own file names: the desktop app keeps electron-store's settings.json and an encrypted
   // secrets.json in the same directory, in formats browser mode must not overwrite.
-  settingsStorage: createJsonFileStorage(join(dataDirectory, 'browser-settings.json'), consoleLogger),
+  settingsStorage: createJsonFileStorage(join(dataDirectory, 'browser-settings.json'), log),
   // Browser mode keeps secrets in a file only this user can read (Electron uses the OS keychain).
-  secrets: createFileSecretBox({ filePath: join(dataDirectory, 'browser-secrets.json'), log: consoleLogger }),
+  secrets: createFileSecretBox({ filePath: join(dataDirectory, 'browser-secrets.json'), log }),
   appInfo: {
     name: PRODUCT_NAME,
     version: __APP_VERSION__,
@@ -44,7 +58,8 @@ const core = await createAppCore({
     runtime: { node: process.versions.node },
     dataDirectory,
   },
-  log: consoleLogger,
+  log,
+  secretValues,
   clock: systemClock,
 });
 
@@ -52,13 +67,14 @@ const host = await startBrowserHost({
   core,
   rendererDir: values['renderer-dir'] ?? fileURLToPath(new URL('../renderer', import.meta.url)),
   port,
-  log: consoleLogger,
+  log,
+  launchKey,
 });
 
-// The first line is for programs (tests, scripts); the rest is for people.
+// The SCRIBE_URL line is for programs (tests, scripts); the rest is for people.
 console.log(`SCRIBE_URL=${host.launchUrl}`);
 console.log(`${PRODUCT_NAME} is running in browser mode. Open the address above in Chromium or Chrome.`);
-console.log(`Settings: ${core.settings.location}. Stop with Ctrl+C.`);
+console.log(`Settings: ${core.settings.location}. Log: ${logPath}. Stop with Ctrl+C.`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -11,6 +11,7 @@ import { createEventHub, type EventHub } from './event-hub';
 import { createEncounterHistory, type EncounterHistory } from './history/encounter-history';
 import type { UnfinishedVisit } from './encounter/spooled-visits';
 import { createJsonFileStorage } from './json-file-storage';
+import { createSecretValues, rememberingSecretBox, type SecretValues } from './logging/secret-values';
 import { sweepAudioSpools } from './spool/audio-spool';
 import { loadSpoolKey } from './spool/spool-key';
 import type { Clock, JsonStorage, Logger } from './ports';
@@ -25,7 +26,14 @@ export interface AppCoreDeps {
   secrets: SecretBox;
   /** Facts about the running app that only the shell knows (mode, versions, data directory). */
   appInfo: AppInfo;
+  /** Already scrubbed (logging/scrubbed-logger.ts) by the shell, with `secretValues`. */
   log: Logger;
+  /**
+   * The secret values the shell's scrubbed logger redacts wherever they appear; the core adds
+   * each one it learns (partner, refresh, ID and service tokens, the spool key, the webhook
+   * secret). Tests that do not read the log may leave it out.
+   */
+  secretValues?: SecretValues;
   clock: Clock;
   /**
    * Electron: shell.openExternal for the sign-in page. Absent in browser mode, where the renderer
@@ -72,13 +80,23 @@ const DAY_MS = 24 * 3_600_000;
 export const MAINTENANCE_INTERVAL_MS = 60_000;
 
 /** Everything main does, wired from its ports; both shells (Electron and browser mode) call this. */
-export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
+export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
+  const secretValues = shellDeps.secretValues ?? createSecretValues();
+  // Every secret read from or stored in the box is known to the scrubber from then on.
+  const deps = { ...shellDeps, secrets: rememberingSecretBox(shellDeps.secrets, secretValues) };
+  // Where each run starts in the log, and with what.
+  deps.log.info('app: starting', {
+    mode: deps.appInfo.mode,
+    version: deps.appInfo.version,
+    platform: deps.appInfo.platform,
+  });
   const settings = await createSettingsService(deps.settingsStorage, deps.log);
   const events = createEventHub();
   const locator = createServiceLocator({ dataDirectory: deps.appInfo.dataDirectory, log: deps.log });
   const sessions = createServiceSessions({
     locator,
     secrets: deps.secrets,
+    secretValues,
     clock: deps.clock,
     log: deps.log,
     openExternal: deps.openExternal ?? (async (url) => events.emit('auth.openUrl', { url })),
@@ -247,6 +265,7 @@ export async function createAppCore(deps: AppCoreDeps): Promise<AppCore> {
       sessions.dispose();
       await history.flush();
       await locator.close();
+      deps.log.info('app: stopped');
     },
   };
 }

@@ -35,11 +35,15 @@ export function createContractRouter(
   return {
     async dispatch(verb, payload) {
       if (!isVerbName(verb)) {
+        // Not the name itself: it is whatever the caller sent.
+        log.warn('verb refused: unknown verb');
         return fail('unknown_verb', 'The app asked for something this version does not offer.');
       }
       const parsed = verbSchemas[verb].request.safeParse(payload);
       if (!parsed.success) {
         const fields = describeProblems(parsed.error, fieldLabels);
+        // Which fields, never what was in them (a date of birth, a comment) nor the sentences.
+        log.warn('verb refused: invalid input', { verb, rejectedFields: fields.map((f) => f.field) });
         return {
           ok: false,
           error: {
@@ -54,7 +58,10 @@ export function createContractRouter(
         const value = await handler(parsed.data);
         return { ok: true, value };
       } catch (error) {
-        if (error instanceof UserFacingError) return { ok: false, error: error.toBody() };
+        if (error instanceof UserFacingError) {
+          log.info('verb refused', { verb, refusal: error.code });
+          return { ok: false, error: error.toBody() };
+        }
         // The service's failures already carry a sentence for the clinician (service-error.ts).
         if (error instanceof ServiceCallError) {
           log.warn('verb failed at the service', { verb, status: error.status, id: error.id });

@@ -12,7 +12,11 @@ export interface JsonStorage {
   readonly location: string;
 }
 
-/** Structured log lines. Callers pass no token, secret or patient data (DESIGN.md "Clear failure"). */
+/**
+ * Structured log lines. Callers pass no token, secret or patient data (DESIGN.md "Clear failure");
+ * the shells put logging/scrubbed-logger.ts in front of every transport all the same. A message
+ * is the caller's own words; whatever varies goes into fields, which the scrubber judges by name.
+ */
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -39,12 +43,6 @@ export const systemClock: Clock = {
     const timer = setTimeout(fn, ms);
     return () => clearTimeout(timer);
   },
-};
-
-export const consoleLogger: Logger = {
-  info: (message, fields) => console.info(message, fields ?? ''),
-  warn: (message, fields) => console.warn(message, fields ?? ''),
-  error: (message, fields) => console.error(message, fields ?? ''),
 };
 
 export const silentLogger: Logger = { info() {}, warn() {}, error() {} };

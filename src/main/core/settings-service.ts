@@ -37,6 +37,8 @@ export async function createSettingsService(storage: JsonStorage, log: Logger): 
       lastWrite = write.catch(() => undefined);
       await write;
       current = next.data;
+      // Which settings, never their values (a provider's name, a service address).
+      log.info('settings: saved', { setting: Object.keys(patch) });
       return current;
     },
   };

@@ -1,5 +1,6 @@
 import type { LoginRequest } from '../../../shared/service';
 import type { AuthModel } from '../../../shared/settings';
+import type { SecretValues } from '../logging/secret-values';
 import type { Clock, Logger } from '../ports';
 import { SECRET_NAMES, type SecretBox } from '../secrets/secret-box';
 import { DEFAULT_TIMEOUT_MS, retryPolicy, type RetryPolicy } from '../service/rest-client-transport';
@@ -30,6 +31,8 @@ export interface AuthManagerOptions {
   /** Standard partners: the partner's identity provider and the app's client id there. */
   oidc?: OidcSettings;
   secrets: SecretBox;
+  /** Told every partner token (shared token or ID token) and service token, for the log scrubber. */
+  secretValues?: Pick<SecretValues, 'add'>;
   clock: Clock;
   log: Logger;
   /** Standard partners: shows the IdP's sign-in page in the system browser. */
@@ -162,6 +165,13 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
     return undefined;
   }
 
+  /** The partner token for Login, made known to the log scrubber first. */
+  async function partnerTokenForLogin(request: { interactive: boolean; fresh?: boolean }): Promise<string> {
+    const token = await partner.get(request);
+    options.secretValues?.add(token);
+    return token;
+  }
+
   async function loginWith(partnerToken: string): Promise<LoginResult> {
     const request: LoginRequest = {
       partner_id: partnerId,
@@ -186,7 +196,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       const startedAt = clock.now();
       let result: LoginResult;
       try {
-        result = await loginWith(await partner.get({ interactive }));
+        result = await loginWith(await partnerTokenForLogin({ interactive }));
       } catch (error) {
         // A standard partner's ID token refused (expired by the service's clock, keys rotated):
         // one fresh ID token through the refresh token, then give up.
@@ -197,8 +207,9 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
         )) {
           throw error;
         }
-        result = await loginWith(await partner.get({ interactive, fresh: true }));
+        result = await loginWith(await partnerTokenForLogin({ interactive, fresh: true }));
       }
+      options.secretValues?.add(result.serviceToken);
       if (started !== epoch) throw authError('signed_out');
       held = {
         serviceToken: result.serviceToken,

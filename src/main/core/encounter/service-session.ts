@@ -1,6 +1,7 @@
 import type { Settings } from '../../../shared/settings';
 import type { AuthStatus as ContractAuthStatus } from '../../../shared/contract';
 import { createAuthManager, type AuthManager } from '../auth';
+import type { SecretValues } from '../logging/secret-values';
 import type { Clock, Logger } from '../ports';
 import { SECRET_NAMES, type SecretBox } from '../secrets/secret-box';
 import { startNotificationReceiver } from '../../../../sandbox/webhook/receiver-server';
@@ -19,6 +20,8 @@ export interface ServiceSession {
 export interface ServiceSessionsDeps {
   locator: ReturnType<typeof createServiceLocator>;
   secrets: SecretBox;
+  /** Tokens the auth manager gets and the webhook secret are added here, for the log scrubber. */
+  secretValues: SecretValues;
   clock: Clock;
   log: Logger;
   /** Shows a URL in the system browser (Electron), or asks the renderer to open a tab (browser mode). */
@@ -62,6 +65,7 @@ export function createServiceSessions(deps: ServiceSessionsDeps) {
       secrets: connection.builtinPartnerToken
         ? withDemoToken(deps.secrets, connection.builtinPartnerToken)
         : deps.secrets,
+      secretValues: deps.secretValues,
       clock: deps.clock,
       log: deps.log,
       openExternal: deps.openExternal,
@@ -85,6 +89,7 @@ export function createServiceSessions(deps: ServiceSessionsDeps) {
    * receiver (the sandbox's reusable module) checks the signature and age and drops duplicates.
    */
   async function openReceiver(webhook: NonNullable<ServiceConnection['webhook']>) {
+    deps.secretValues.add(webhook.secret);
     const running = await startNotificationReceiver({
       secret: webhook.secret,
       onNotification: (notification) => deps.onNotification(notification.session_id),

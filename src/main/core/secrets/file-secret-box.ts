@@ -107,7 +107,7 @@ export function createFileSecretBox(options: FileSecretBoxOptions): SecretBox {
       try {
         return cipher.decrypt(Buffer.from(stored, 'base64'));
       } catch {
-        log.warn('a stored secret could not be decrypted; it is ignored', { name });
+        log.warn('a stored secret could not be decrypted; it is ignored', { entry: name });
         return undefined;
       }
     },
@@ -119,7 +119,7 @@ export function createFileSecretBox(options: FileSecretBoxOptions): SecretBox {
         // A value the keychain cannot decrypt now is kept, not replaced: the keychain may come back.
         if (previous !== undefined && cipher && !decrypts(previous)) {
           secrets[`${name}.unreadable-${Date.now()}`] = previous;
-          log.warn('a stored secret that could not be decrypted was kept aside', { name });
+          log.warn('a stored secret that could not be decrypted was kept aside', { entry: name });
         }
         secrets[name] = stored;
         return true;

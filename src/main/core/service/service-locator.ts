@@ -42,7 +42,8 @@ export function createServiceLocator(options: { dataDirectory: string; log: Logg
     (sandbox ??= startSandbox({
       dataDir: join(options.dataDirectory, 'sandbox'),
       asr: 'auto',
-      log: options.log,
+      // It runs in this process and writes to the app's log: its lines say they are the demo's.
+      log: prefixed(options.log, 'built-in sandbox: '),
     }));
 
   return {
@@ -99,5 +100,13 @@ export function createServiceLocator(options: { dataDirectory: string; log: Logg
     async close(): Promise<void> {
       if (sandbox) await (await sandbox).close();
     },
+  };
+}
+
+function prefixed(log: Logger, prefix: string): Logger {
+  return {
+    info: (message, fields) => log.info(prefix + message, fields),
+    warn: (message, fields) => log.warn(prefix + message, fields),
+    error: (message, fields) => log.error(prefix + message, fields),
   };
 }

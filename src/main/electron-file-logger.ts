@@ -1,0 +1,27 @@
+import { app, ipcMain } from 'electron';
+import log from 'electron-log/main';
+import { join } from 'node:path';
+import { electronLogFileLogger, LOG_FILE_NAME } from './core/logging/electron-log-file';
+import type { Logger } from './core/ports';
+
+/** The channel electron-log/main listens on for renderer processes' log lines. */
+const ELECTRON_LOG_CHANNEL = '__ELECTRON_LOG__';
+
+/**
+ * The desktop app's log file, `main.log` in the OS's log directory for the app (app.getPath('logs'):
+ * ~/Library/Logs/Ambient Scribe on macOS, `logs` in the app data directory on Linux and Windows),
+ * or `logs` in SCRIBE_DATA_DIR when that is set (tests, portable installs keep everything together).
+ * Console output in development only. Wrap it in scrubbedLogger before use.
+ */
+export function createElectronFileLogger(): Logger {
+  // Electron security checklist, "validate the sender of all IPC messages": electron-log/main
+  // starts listening for renderer log lines when it is imported, from any sender. This app's
+  // renderer does not log through it, and such lines would reach the file without the scrubber.
+  ipcMain.removeAllListeners(ELECTRON_LOG_CHANNEL);
+  ipcMain.removeHandler(ELECTRON_LOG_CHANNEL);
+  const dataDirectory = process.env.SCRIBE_DATA_DIR;
+  return electronLogFileLogger(log, {
+    filePath: () => join(dataDirectory ? join(dataDirectory, 'logs') : app.getPath('logs'), LOG_FILE_NAME),
+    console: !app.isPackaged,
+  });
+}
