@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// `npm test`: build, lint, type-check, unit tests (Vitest) and end-to-end tests (Playwright), all
-// of them even when one fails, then one closing line `N passed, N failed[, N skipped]` that adds up
-// every runner. Lint and the type-check count as one check each; the build is a prerequisite of the
-// end-to-end tests and counts as one check too.
+// `npm test`: build, electronegativity, lint, type-check, unit tests (Vitest) and end-to-end tests
+// (Playwright), all of them even when one fails, then one closing line `N passed, N failed[, N
+// skipped]` that adds up every runner. Lint, format, the type-check and the electronegativity scan
+// (Electron security findings against security/electronegativity-justified.json, offline) count as
+// one check each; the build is a prerequisite of the scan and the end-to-end tests and counts as one
+// check too.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -37,6 +39,12 @@ function readJson(path) {
 }
 
 const built = check('build', 'npx', ['electron-vite', 'build']);
+if (built) {
+  check('electronegativity', 'node', ['scripts/electronegativity.mjs']);
+} else {
+  tally.failed += 1;
+  lines.push('electronegativity: not run, the build failed');
+}
 check('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
 check('format', 'npx', ['prettier', '--check', '.']);
 check('typecheck', 'npm', ['run', '--silent', 'typecheck']);

@@ -138,9 +138,10 @@ describe('sign-in in the store', () => {
     expect(store.getState().signInUrl).toBeNull();
   });
 
-  it('opens only web pages that main asks for', () => {
+  it('opens only https or loopback pages that main asks for', () => {
     core.events.emit('auth.openUrl', { url: 'file:///etc/passwd' });
     core.events.emit('auth.openUrl', { url: 'javascript:alert(1)' });
+    core.events.emit('auth.openUrl', { url: 'http://sign-in.example.org/authorize' });
     expect(opened).toEqual([]);
     expect(store.getState().signInUrl).toBeNull();
   });

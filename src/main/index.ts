@@ -5,6 +5,7 @@
 import { app, powerMonitor, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isSignInPageUrl } from '../shared/sign-in-page';
 import { APP_ORIGIN, registerAppSchemePrivileges, serveRendererFromAppScheme } from './app-protocol';
 import { createAppCore, type AppCore } from './core/app-core';
 import { PRODUCT_NAME } from './core/data-directory';
@@ -87,10 +88,6 @@ app.on('window-all-closed', () => {
 
 /** shell.openExternal only for sign-in pages: https, or http on the loopback IdP of the sandbox. */
 async function openSignInPage(url: string): Promise<void> {
-  const parsed = new URL(url);
-  const loopback =
-    parsed.protocol === 'http:' && (parsed.hostname === '127.0.0.1' || parsed.hostname === 'localhost');
-  if (parsed.protocol !== 'https:' && !loopback)
-    throw new Error('Refusing to open a sign-in page that is not https.');
+  if (!isSignInPageUrl(url)) throw new Error('Refusing to open a sign-in page that is not https.');
   await shell.openExternal(url);
 }

@@ -1,10 +1,12 @@
 import { BrowserWindow, session } from 'electron';
+import { mayHave, mayRequest } from './core/permission-policy';
 import { originOf } from './core/sender-policy';
 
 /**
  * The one window, locked down per the Electron security checklist: context isolation, sandbox,
  * no Node in the renderer, web security on; no navigation away from the app, no new windows; the
- * only permission granted is the microphone, and only to our own origin.
+ * only permissions granted are the microphone (audio) and clipboard writes, and only to our own
+ * page (core/permission-policy.ts).
  */
 export function createMainWindow(preloadPath: string, appOrigin: string): BrowserWindow {
   const window = new BrowserWindow({
@@ -22,6 +24,9 @@ export function createMainWindow(preloadPath: string, appOrigin: string): Browse
       webSecurity: true,
       allowRunningInsecureContent: false,
       spellcheck: false,
+      // A middle click on a link fires auxclick, which can open it in a new window; the window
+      // open handler below refuses those too, and this keeps the page from seeing the event.
+      disableBlinkFeatures: 'Auxclick',
     },
   });
   window.once('ready-to-show', () => window.show());
@@ -32,17 +37,22 @@ export function createMainWindow(preloadPath: string, appOrigin: string): Browse
   });
   window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
 
-  // "Handle session permission requests from remote content": audio capture for us, nothing else.
+  // "Handle session permission requests from remote content".
   const ses = session.defaultSession;
-  ses.setPermissionRequestHandler((contents, permission, callback, details) => {
-    const fromUs = originOf(details.requestingUrl) === appOrigin;
-    const audioOnly =
-      permission === 'media' &&
-      (details as { mediaTypes?: string[] }).mediaTypes?.every((t) => t === 'audio');
-    callback(fromUs && Boolean(audioOnly));
+  ses.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    const mediaTypes = 'mediaTypes' in details ? details.mediaTypes : undefined;
+    callback(
+      mayRequest(
+        { permission, from: details.requestingUrl, isMainFrame: details.isMainFrame, mediaTypes },
+        appOrigin,
+      ),
+    );
   });
-  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin) => {
-    return permission === 'media' && originOf(requestingOrigin) === appOrigin;
-  });
+  ses.setPermissionCheckHandler((_contents, permission, requestingOrigin, details) =>
+    mayHave(
+      { permission, from: requestingOrigin, isMainFrame: details.isMainFrame, mediaType: details.mediaType },
+      appOrigin,
+    ),
+  );
   return window;
 }

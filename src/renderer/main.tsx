@@ -1,7 +1,10 @@
+// First, so window.open is refused before any other module runs (see open-page.ts).
+import { openSignInTab } from './api/open-page';
+// Then zod without eval, before anything parses.
+import './zod-under-csp';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connectScribeApi } from './api/connect';
-import { openInNewTab } from './api/open-page';
 import { App } from './App';
 import { createAppMicrophones } from './audio';
 import { bindAppEvents, createAppStore } from './store/app-store';
@@ -13,7 +16,7 @@ const store = createAppStore(
   api,
   createAppMicrophones(() => store.getState().settings),
 );
-bindAppEvents(store, api, Date.now, openInNewTab);
+bindAppEvents(store, api, Date.now, openSignInTab);
 onLinkState((link) => {
   store.getState().setLink(link);
   // After a reconnect the core may have restarted: read its state again.

@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ScribeApi } from '../../shared/contract';
-import { createAuthSlice, isWebUrl, type AuthSlice } from './auth-slice';
+import { isSignInPageUrl } from '../../shared/sign-in-page';
+import { createAuthSlice, type AuthSlice } from './auth-slice';
 import { createConnectionSlice, type ConnectionSlice } from './connection-slice';
 import { createEncounterSlice, type EncounterSlice } from './encounter-slice';
 import { createHistorySlice, type HistorySlice } from './history-slice';
@@ -54,8 +55,8 @@ export function bindAppEvents(
   const unbind = [
     api.on('auth.changed', (status) => store.getState().receiveAuthStatus(status)),
     api.on('auth.openUrl', ({ url }) => {
-      // Main asks for its identity provider's page; anything but a web page is not opened.
-      if (!isWebUrl(url)) return;
+      // Main asks for its identity provider's page; anything but https or loopback is not opened.
+      if (!isSignInPageUrl(url)) return;
       store.getState().receiveSignInUrl(url);
       openUrl(url);
     }),

@@ -136,13 +136,3 @@ export const createAuthSlice =
 function firstProblem(error: z.ZodError): string {
   return describeProblems(error, ENCOUNTER_LABELS)[0]?.message ?? 'Partner token is not valid.';
 }
-
-/** Only web pages may be opened from an event: never file:, javascript: or an app's own scheme. */
-export function isWebUrl(url: string): boolean {
-  try {
-    const { protocol } = new URL(url);
-    return protocol === 'https:' || protocol === 'http:';
-  } catch {
-    return false;
-  }
-}

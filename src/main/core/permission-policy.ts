@@ -1,0 +1,44 @@
+import { originOf } from './sender-policy';
+
+/**
+ * Electron security checklist, "Handle session permission requests from remote content": what
+ * the app's own page, in its main frame, may use. The microphone, for audio only (never the
+ * camera or a screen), and writing to the clipboard (Copy on the note, which Chromium asks for as
+ * 'clipboard-sanitized-write' before every navigator.clipboard.writeText). Nothing else, and
+ * nothing at all for another origin or a subframe. Reading the clipboard stays refused.
+ */
+export interface PermissionAsk {
+  /** Electron's permission name ('media', 'clipboard-sanitized-write', 'geolocation', ...). */
+  permission: string;
+  /** The asking frame's URL (a request) or origin (a check). */
+  from: string | undefined;
+  isMainFrame: boolean;
+}
+
+/** session.setPermissionRequestHandler: `mediaTypes` is what a media request wants. */
+export function mayRequest(
+  ask: PermissionAsk & { mediaTypes?: readonly string[] },
+  appOrigin: string,
+): boolean {
+  if (!isOurPage(ask, appOrigin)) return false;
+  if (ask.permission === 'media') {
+    const types = ask.mediaTypes ?? [];
+    return types.length > 0 && types.every((type) => type === 'audio');
+  }
+  return ask.permission === 'clipboard-sanitized-write';
+}
+
+/**
+ * session.setPermissionCheckHandler: `mediaType` is 'audio' for the microphone (enumerating it with
+ * its name, say), 'video' for a camera, 'unknown' for other capture (a screen); a check that does
+ * not say which is about the microphone permission the request handler already limits to audio.
+ */
+export function mayHave(ask: PermissionAsk & { mediaType?: string }, appOrigin: string): boolean {
+  if (!isOurPage(ask, appOrigin)) return false;
+  if (ask.permission === 'media') return ask.mediaType === undefined || ask.mediaType === 'audio';
+  return ask.permission === 'clipboard-sanitized-write';
+}
+
+function isOurPage(ask: PermissionAsk, appOrigin: string): boolean {
+  return ask.isMainFrame && originOf(ask.from) === appOrigin;
+}
