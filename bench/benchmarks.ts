@@ -35,6 +35,30 @@ export const BENCHMARKS: Benchmark[] = [
     script: 'bench/core-encounter/main.ts',
   },
   {
+    section: 'vad-chromium',
+    title: 'Voice detection in Chromium',
+    node: TSX,
+    script: 'bench/vad-chromium/main.ts',
+  },
+  {
+    section: 'auto-pause',
+    title: 'Auto-pause: speech missing at the service',
+    node: TSX,
+    script: 'bench/auto-pause/main.ts',
+  },
+  {
+    section: 'results-latency',
+    title: 'Results: from the service finishing to the note on screen',
+    node: TSX,
+    script: 'bench/results-latency/main.ts',
+  },
+  {
+    section: 'app-startup',
+    title: 'App: start-up, bundle and install size',
+    node: TSX,
+    script: 'bench/app-startup/main.ts',
+  },
+  {
     section: 'sandbox-streams',
     title: 'Sandbox: concurrent real-time streams',
     node: TSX,

@@ -1,13 +1,6 @@
-/** One headline figure a benchmark saved: ours, the reference from the same run, their ratio. */
-export interface HeadlineRow {
-  metric: string;
-  ours: string;
-  reference?: string;
-  /** ours / reference (what compares across machines). */
-  ratio?: number;
-  goal?: string;
-  met?: boolean;
-}
+import type { HeadlineRow } from './headline';
+
+export type { HeadlineRow } from './headline';
 
 interface GlanceInput {
   machine: string;

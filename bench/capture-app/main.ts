@@ -15,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { startHostProcess } from '../../e2e/support/browser-host-process';
 import { CHROMIUM_FLAGS, chromiumExecutable, fakeMicrophoneFlags } from '../../e2e/support/chromium';
 import { TICKS_PER_SECOND, cpuPercent, processTimes, type CpuUse } from '../capture-chromium/chromium';
+import { ratio, saveHeadline } from '../headline';
 import { machineLine, writeSection } from '../report';
 
 const WINDOW_S = 20;
@@ -188,6 +189,25 @@ main thread, where Silero runs): ${rounds.map((r, k) => `round ${k + 1}: ${r.thr
 `;
   console.log(markdown);
   writeSection('capture-app', markdown);
+  const averageOf = (pick: (r: Round) => number) =>
+    rounds.reduce((sum, r) => sum + pick(r), 0) / rounds.length;
+  const coreIdle = averageOf((r) => r.idle.core);
+  const coreRecording = averageOf((r) => r.recording.core);
+  saveHeadline('capture-app', [
+    {
+      metric: 'capture + VAD in the renderer, % of a core over idle (lower is better)',
+      ours: `${fixed(rendererDelta)} %`,
+      reference: `idle visit screen ${fixed(averageOf((r) => r.idle.renderer))} %`,
+      goal: '≤ 3 %',
+      met: rendererDelta <= 3,
+    },
+    {
+      metric: 'app core (main process) while recording at 1×, % of a core (lower is better)',
+      ours: `${fixed(coreRecording)} %`,
+      reference: `idle ${fixed(coreIdle)} %`,
+      ratio: ratio(coreRecording, coreIdle),
+    },
+  ]);
 }
 
 main().catch((error: unknown) => {

@@ -1,6 +1,7 @@
 /** The tables and the method, printed and written as this benchmark's section of docs/benchmarks.md. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { format, resolveConfig, type Options } from 'prettier';
+import { ratio, saveHeadline } from '../headline';
 import { machineLine, writeSection } from '../report';
 import { RESPONSE_HZ, type SpeechQuality, type ToneQuality } from './analysis';
 import type { CpuUse } from './chromium';
@@ -340,6 +341,27 @@ Run: \`node --import tsx bench/capture-chromium/main.ts\`.`;
   console.log(formatted);
   writeSection(SECTION, formatted);
   await prettifySection(options);
+  saveHeadline(SECTION, [
+    {
+      metric:
+        "Chromium's own 16 kHz resampling (A, what the app uses): SNR against sox on speech (higher is better)",
+      ours: `${f1(a.snrBest)} dB`,
+      reference: `our worklet resampler (B) ${f1(b.snrBest)} dB`,
+      goal: `≥ ${SNR_GOAL_DB} dB`,
+      met: a.snrBest >= SNR_GOAL_DB,
+    },
+    {
+      metric: 'the same below 7 kHz, each filter response allowed for (higher is better)',
+      ours: `${f1(a.snrEqualizedBand)} dB`,
+      reference: `B ${f1(b.snrEqualizedBand)} dB`,
+    },
+    {
+      metric: "capture's Web Audio threads, % of a core, A (lower is better)",
+      ours: `${f2(means.A!.webAudio)} %`,
+      reference: `B ${f2(means.B!.webAudio)} %; microphone only ${f2(means.reference!.webAudio)} %`,
+      ratio: ratio(means.A!.webAudio, means.B!.webAudio),
+    },
+  ]);
 }
 
 /**

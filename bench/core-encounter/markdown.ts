@@ -1,4 +1,5 @@
 /** The numbers of one run → the core-encounter section of docs/benchmarks.md. */
+import { ratio as ratioOf, type HeadlineRow } from '../headline';
 import { machineLine } from '../report';
 import { CHUNK_MS, CHUNKS_PER_MINUTE, MB } from './constants';
 import type { CoreRun } from './core-client';
@@ -150,4 +151,40 @@ ${referenceJitterResult.frames} frames, worst ${fixed(referenceJitterResult.max,
 
 Run: \`node --expose-gc --import tsx bench/core-encounter/main.ts\` (about 5 minutes; \`--minutes\`,
 \`--speed\` and \`--jitter-seconds\` change the visit).`;
+}
+
+/** The rows "At a glance" leads with: heap, send jitter and CPU, each against the bare client. */
+export function encounterHeadline({
+  ours,
+  reference,
+  oursJitter,
+  referenceJitterResult,
+}: Measurements): HeadlineRow[] {
+  const growth = (h: HeapTrace) => h.end.heapMb - h.start.heapMb;
+  const oursGrowth = growth(ours.heap as HeapTrace);
+  const referenceGrowth = growth(reference.heap);
+  return [
+    {
+      metric: `heap growth over a 60-minute visit replayed at ${SPEED}× (lower is better)`,
+      ours: `${fixed(oursGrowth)} MB`,
+      reference: `bare client ${fixed(referenceGrowth)} MB`,
+      ratio: ratioOf(oursGrowth, referenceGrowth),
+      goal: '≤ 5 MB',
+      met: oursGrowth <= 5,
+    },
+    {
+      metric: 'send jitter at 1×, p99 (lower is better)',
+      ours: `${fixed(oursJitter.p99)} ms`,
+      reference: `bare client ${fixed(referenceJitterResult.p99)} ms`,
+      ratio: ratioOf(oursJitter.p99, referenceJitterResult.p99),
+      goal: '≤ 30 ms',
+      met: oursJitter.p99 <= 30,
+    },
+    {
+      metric: `CPU time over the ${SPEED}× replay (lower is better)`,
+      ours: `${fixed(ours.cpuS, 1)} s`,
+      reference: `bare client ${fixed(reference.cpuS, 1)} s`,
+      ratio: ratioOf(ours.cpuS, reference.cpuS),
+    },
+  ];
 }

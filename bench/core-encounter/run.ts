@@ -2,12 +2,13 @@
  * The main run: starts the sandboxes, the proxy and the reference roles, drives the core through
  * the visit at SPEED× and then at real time, and writes (or only prints) the report section.
  */
+import { saveHeadline } from '../headline';
 import { writeSection } from '../report';
 import { CHUNKS_PER_MINUTE } from './constants';
 import { runCore } from './core-client';
 import { forceGc } from './heap';
 import { audioFrameTimes, jitter } from './jitter';
-import { encounterMarkdown } from './markdown';
+import { encounterHeadline, encounterMarkdown } from './markdown';
 import { JITTER_SECONDS, MINUTES, SPEED, values } from './options';
 import { firstLine, roleResult, sandboxSession, startRole, startSandbox, stopChildren } from './processes';
 import type { ReferenceRun } from './reference-client';
@@ -69,5 +70,18 @@ export async function runMain(): Promise<void> {
     totalS,
   });
   if (!values['print-only']) writeSection('core-encounter', markdown);
+  saveHeadline(
+    'core-encounter',
+    encounterHeadline({
+      plan,
+      ours,
+      reference,
+      oursAtService,
+      referenceAtService,
+      oursJitter,
+      referenceJitterResult,
+      totalS,
+    }),
+  );
   console.log(`\n${markdown}`);
 }

@@ -25,7 +25,8 @@ export function bareImports(file: string, seen = new Set<string>()): Set<string>
   seen.add(file);
   const code = readFileSync(file, 'utf8');
   const specifiers = [
-    ...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\(\s*)["']([^"']+)["']/g),
+    // A specifier has no spaces or commas: that keeps out string lists such as ["from", "to"].
+    ...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\(\s*)["']([^"'\s,]+)["']/g),
   ].map((m) => m[1] as string);
   for (const specifier of specifiers) {
     if (specifier.startsWith('.')) {
