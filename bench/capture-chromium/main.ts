@@ -44,7 +44,7 @@ const VARIANTS = {
 type Variant = keyof typeof VARIANTS;
 
 /** The CPU window of each speech capture. */
-const SPEECH_SECONDS = 20;
+const SPEECH_SECONDS = 15;
 const WARM_UP_SECONDS = 2;
 /** Give up (and clean up) if a run takes this long: something is stuck. */
 const DEADLINE_MS = 8 * 60_000;
