@@ -34,6 +34,13 @@ export function writeSection(name: string, markdown: string): void {
   writeFileSync(REPORT, next);
 }
 
+/** Formats the whole report as the repository's Prettier does (\`npm test\` checks it). */
+export async function formatReport(): Promise<void> {
+  const { format, resolveConfig } = await import('prettier');
+  const options = { ...(await resolveConfig(REPORT)), parser: 'markdown' };
+  writeFileSync(REPORT, await format(readFileSync(REPORT, 'utf8'), options));
+}
+
 /** The section names docs/benchmarks.md holds now, in order. */
 export function readSectionNames(): string[] {
   if (!existsSync(REPORT)) return [];

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCHMARKS, type Benchmark } from './benchmarks';
 import { headlineMarkdown, type HeadlineRow } from './glance';
-import { machineLine, readSectionNames, writeSection } from './report';
+import { formatReport, machineLine, readSectionNames, writeSection } from './report';
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const only = values.only?.split(',').map((name) => name.trim());
@@ -80,6 +80,7 @@ writeSection(
   'glance',
   headlineMarkdown({ machine: machineLine(), totalS, outcomes, headlines, partial: Boolean(only) }),
 );
+await formatReport();
 const stale = readSectionNames().filter(
   (name) => name !== 'glance' && !BENCHMARKS.some((b) => b.section === name),
 );
