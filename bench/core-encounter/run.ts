@@ -59,7 +59,7 @@ export async function runMain(): Promise<void> {
   await stopChildren();
   const totalS = (performance.now() - started) / 1000;
 
-  const markdown = encounterMarkdown({
+  const measured = {
     plan,
     ours,
     reference,
@@ -68,20 +68,9 @@ export async function runMain(): Promise<void> {
     oursJitter,
     referenceJitterResult,
     totalS,
-  });
+  };
+  const markdown = encounterMarkdown(measured);
   if (!values['print-only']) writeSection('core-encounter', markdown);
-  saveHeadline(
-    'core-encounter',
-    encounterHeadline({
-      plan,
-      ours,
-      reference,
-      oursAtService,
-      referenceAtService,
-      oursJitter,
-      referenceJitterResult,
-      totalS,
-    }),
-  );
+  saveHeadline('core-encounter', encounterHeadline(measured));
   console.log(`\n${markdown}`);
 }

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import type {
   AudioChunk,
   HistoryEntry,
@@ -7,30 +6,17 @@ import type {
   Results,
   StartEncounter,
 } from '../../../shared/contract';
-import { createRecorder, type Recorder } from '../recorder/recorder';
 import type { RecorderTiming } from '../recorder/recorder-types';
-import { describeRecorder, type RecorderSnapshot } from '../recorder/recorder-view';
 import type { Clock, Logger } from '../ports';
 import type { Poll } from '../results/results-poller';
-import { createStreamClient, type StreamClient } from '../stream/stream-client';
 import type { FormContextItem } from '../../../shared/service';
 import type { ServiceSession } from './service-session';
 import { UserFacingError } from '../user-facing-error';
-import { createAudioSpool, type AudioSpool } from '../spool/audio-spool';
-import { spooledAudioLog } from '../spool/spooled-audio-log';
 import { createSpooledVisits } from './spooled-visits';
-import { deliverVisit, type DeliveryLeg } from './visit-delivery';
-import { FINAL_STATES, fetchVisitResults } from './visit-results';
-
-/** One service session fed the visit's audio: its own stream and recorder. */
-interface Leg {
-  kind: StartEncounter['kind'];
-  sessionId: string;
-  recorder: Recorder;
-  stream: StreamClient;
-  /** The leg's audio on disk, when the core keeps a spool (issue 7). */
-  spool?: AudioSpool;
-}
+import { deliverVisit, type DeliveryDeps, type DeliveryLeg } from './visit-delivery';
+import { DISK_REFUSED_NOTICE, IDLE, toView } from './visit-view';
+import { openLeg, releaseLeg, type Leg } from './visit-leg';
+import { FINAL_STATES, fetchEarlierVisit } from './visit-results';
 
 /**
  * A visit. Its main leg is the session the clinician asked for; an ambient visit with forms has a
@@ -54,13 +40,7 @@ export interface EncounterControllerDeps {
   /** Tests stretch polling to show that a notification, not a poll, brought the results. */
   resultsPolling?: { firstDelayMs?: number; maxDelayMs?: number };
   onRecorderChange(view: RecorderView): void;
-  onResultsProgress(progress: {
-    sessionId: string;
-    status: string;
-    elapsedMs: number;
-    done: boolean;
-    offline?: boolean;
-  }): void;
+  onResultsProgress: DeliveryDeps['onResultsProgress'];
   /**
    * Where each leg's audio is spooled, encrypted, before it counts as captured: one directory per
    * service session under `root`. Without it the audio lives in memory only (unit tests).
@@ -70,7 +50,6 @@ export interface EncounterControllerDeps {
   onVisit?(entry: Pick<HistoryEntry, 'sessionId'> & Partial<HistoryEntry>): void;
 }
 
-const IDLE: RecorderView = { state: 'idle', elapsedMs: 0, speech: false, backlogMs: 0 };
 /** A recorder in these states takes no more audio: a new visit may start. */
 const STOPPED = new Set(['ended', 'cancelled', 'failed']);
 
@@ -111,7 +90,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
 
   function diskNotice(encounter: ActiveEncounter): string | undefined {
     if (!legsOf(encounter).some((leg) => diskFailures.has(leg.sessionId))) return undefined;
-    return "This computer's disk would not take the recording (it may be full). The visit goes on and is kept in memory: keep the app open until its note arrives, and tell your IT admin.";
+    return DISK_REFUSED_NOTICE;
   }
 
   /**
@@ -162,7 +141,25 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     await session.auth.current();
     const spoolKey = deps.spool ? await deps.spool.key() : undefined;
     const legFor = (kind: Leg['kind'], id: string, visitSessionId?: string) =>
-      openLeg(kind, id, session, timing, { encounterId: request.encounterId, key: spoolKey, visitSessionId });
+      openLeg({
+        kind,
+        sessionId: id,
+        session,
+        clock: deps.clock,
+        log: deps.log,
+        timing: { ...timing, ...deps.recorderTiming },
+        ...(deps.spool && spoolKey
+          ? {
+              spool: {
+                root: deps.spool.root,
+                key: spoolKey,
+                encounterId: request.encounterId,
+                visitSessionId,
+              },
+            }
+          : {}),
+        onDiskFailure: () => onDiskFailure(id),
+      });
     const sessionId =
       request.kind === 'ambient'
         ? await session.rest.createAmbientSession(request.encounterId, randomUUID())
@@ -183,44 +180,6 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       session,
       ...(formLeg ? { formLeg } : {}),
     };
-  }
-
-  function openLeg(
-    kind: Leg['kind'],
-    sessionId: string,
-    session: ServiceSession,
-    timing: Partial<RecorderTiming>,
-    spooling: { encounterId: string; key: Uint8Array | undefined; visitSessionId?: string | undefined },
-  ): Leg {
-    const spool =
-      deps.spool && spooling.key
-        ? createAudioSpool({
-            dir: join(deps.spool.root, sessionId),
-            key: spooling.key,
-            sessionId,
-            encounterId: spooling.encounterId,
-            kind,
-            visitSessionId: spooling.visitSessionId,
-            now: () => deps.clock.now(),
-          })
-        : undefined;
-    const stream = createStreamClient({
-      endpoint: session.connection.endpoint,
-      sessionId,
-      tokens: session.auth,
-      clock: deps.clock,
-      log: deps.log,
-      ...(spool
-        ? { audioLog: spooledAudioLog(spool, { onWriteFailure: () => onDiskFailure(sessionId) }) }
-        : {}),
-    });
-    const recorder = createRecorder({
-      stream,
-      clock: deps.clock,
-      log: deps.log,
-      timing: { ...timing, ...deps.recorderTiming },
-    });
-    return { kind, sessionId, recorder, stream, ...(spool ? { spool } : {}) };
   }
 
   /**
@@ -249,13 +208,8 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     if (active && legsOf(active).some((leg) => leg.sessionId === sessionId)) deps.onRecorderChange(view());
   }
 
-  /** A visit's recorders, streams and open spool segments, once nothing more goes through them. */
   function releaseLegs(encounter: ActiveEncounter): void {
-    for (const leg of legsOf(encounter)) {
-      leg.recorder.dispose();
-      leg.stream.dispose();
-      leg.spool?.close();
-    }
+    for (const leg of legsOf(encounter)) releaseLeg(leg);
   }
 
   function requireActive(): ActiveEncounter {
@@ -403,17 +357,14 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     async reopen(entry: HistoryEntry, session: ServiceSession): Promise<Results> {
       const known = results.get(entry.sessionId);
       if (known) return known;
-      const { rest } = session;
-      const status =
-        entry.kind === 'ambient'
-          ? await rest.ambientStatus(entry.sessionId)
-          : await rest.formStatus(entry.sessionId);
-      if (!(status in FINAL_STATES))
-        return { sessionId: entry.sessionId, kind: entry.kind, status, done: false };
-      const formsStatus = entry.formSessionId ? await rest.formStatus(entry.formSessionId) : undefined;
-      const fetched = await fetchVisitResults(rest, entry, status, formsStatus);
+      const fetched = await fetchEarlierVisit(session.rest, entry);
+      if (!fetched.done) return fetched;
       results.set(entry.sessionId, fetched);
-      deps.onVisit?.({ sessionId: entry.sessionId, state: FINAL_STATES[status] ?? 'failed', status });
+      deps.onVisit?.({
+        sessionId: entry.sessionId,
+        state: FINAL_STATES[fetched.status] ?? 'failed',
+        status: fetched.status,
+      });
       return fetched;
     },
     /** Visits whose audio waits in their spool: listed, finished (or resumed), discarded. */
@@ -443,19 +394,4 @@ export function createEncounterController(deps: EncounterControllerDeps) {
 
 function legsOf(encounter: ActiveEncounter): Leg[] {
   return encounter.formLeg ? [encounter, encounter.formLeg] : [encounter];
-}
-
-function toView(encounter: ActiveEncounter, snapshot: RecorderSnapshot, notice?: string): RecorderView {
-  const reason = describeRecorder(snapshot);
-  return {
-    state: snapshot.state,
-    ...(reason ? { reason } : {}),
-    ...(notice ? { notice } : {}),
-    sessionId: encounter.sessionId,
-    encounterId: encounter.encounterId,
-    kind: encounter.kind,
-    elapsedMs: snapshot.elapsedMs,
-    speech: snapshot.speech,
-    backlogMs: snapshot.backlogMs,
-  };
 }

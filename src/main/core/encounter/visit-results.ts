@@ -76,6 +76,23 @@ export async function fetchVisitResults(
       };
 }
 
+/**
+ * A visit from an earlier run of the app (History): where the service is with it, and once it is
+ * done, its results fetched again (this device keeps no note text).
+ */
+export async function fetchEarlierVisit(
+  rest: Rest,
+  entry: { kind: Kind; sessionId: string; formSessionId?: string | undefined },
+): Promise<Results> {
+  const status =
+    entry.kind === 'ambient'
+      ? await rest.ambientStatus(entry.sessionId)
+      : await rest.formStatus(entry.sessionId);
+  if (!(status in FINAL_STATES)) return { sessionId: entry.sessionId, kind: entry.kind, status, done: false };
+  const formsStatus = entry.formSessionId ? await rest.formStatus(entry.formSessionId) : undefined;
+  return fetchVisitResults(rest, entry, status, formsStatus);
+}
+
 const PROBLEMS: Record<string, string> = {
   skipped:
     'No note was made: the service heard no usable speech. Check the microphone and record the visit again.',
