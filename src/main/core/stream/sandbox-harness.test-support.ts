@@ -2,6 +2,7 @@
  * Test support for the stream client's tests against the real sandbox (no socket mocks): a
  * TokenSource over the sandbox's REST login, the /__sandbox/ control API, and a live "microphone".
  */
+import { expect } from 'vitest';
 import { createHash } from 'node:crypto';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../sandbox/server';
 import { ServiceClient, syntheticSpeech } from '../../../../sandbox/test-support/service-client';
@@ -168,4 +169,14 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, what: s
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 5));
   }
+}
+
+/** The states a link went through, in order. */
+export const states = (changes: { state: string }[]) => changes.map((c) => c.state);
+
+/** The service holds exactly `pcm` for the session: the same byte count and SHA-256. */
+export async function expectServiceHas(box: Sandbox, id: string, pcm: Buffer): Promise<void> {
+  const seen = await controlSession(box, id);
+  expect(seen.received_bytes).toBe(pcm.length);
+  expect(seen.pcm_sha256).toBe(sha256(pcm));
 }
