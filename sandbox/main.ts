@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox -- [--port N] [--partners FILE] [--time-scale X] [--asr auto|pocketsphinx|energy] [--data DIR]`
+ * `npm run sandbox -- [--port N] [--partners FILE] [--time-scale X] [--asr auto|pocketsphinx|energy] [--data DIR] [--no-ack]`
  * Starts the documentation-service emulator and prints `SANDBOX_URL=http://127.0.0.1:N` when ready.
  */
 import { parseArgs } from 'node:util';
@@ -14,6 +14,7 @@ const { values } = parseArgs({
     data: { type: 'string' },
     'min-speech-ms': { type: 'string', default: '1000' },
     'no-control-api': { type: 'boolean', default: false },
+    'no-ack': { type: 'boolean', default: false },
   },
 });
 
@@ -43,6 +44,7 @@ const sandbox = await startSandbox({
   asr,
   minSpeechMs,
   controlApi: !values['no-control-api'],
+  ack: !values['no-ack'],
   ...(values.partners ? { partnersFile: values.partners } : {}),
   ...(values.data ? { dataDir: values.data } : {}),
   log: {

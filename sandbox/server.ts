@@ -43,6 +43,11 @@ export interface SandboxOptions {
   dataDir?: string;
   /** Less detected speech than this (ms) → status skipped. */
   minSpeechMs?: number;
+  /**
+   * Send the ACK extension on audio streams (on by default). Off, the sandbox behaves like a
+   * service that follows only the interface (`--no-ack`).
+   */
+  ack?: boolean;
   /** The /__sandbox/ test control API (on by default). */
   controlApi?: boolean;
   log?: SandboxLog;
@@ -130,7 +135,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   });
   installErrorHandling(app, (error) => log.error('sandbox bug', { error: String(error) }));
 
-  await app.register(fastifyWebsocket, { options: { maxPayload: 256 * 1024 } });
+  // Pongs are answered by the stream connection, in order with the messages before each ping.
+  await app.register(fastifyWebsocket, { options: { maxPayload: 256 * 1024, autoPong: false } });
 
   app.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith('/__sandbox') || request.url.startsWith('/idp')) return;
@@ -150,7 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     verifyIdToken,
     resolveIdp,
   });
-  const streams = registerStreamRoute(app, { store, tokens, partners, timing });
+  const streams = registerStreamRoute(app, { store, tokens, partners, timing, ack: options.ack ?? true });
   const runner = createProcessingRunner({
     store,
     timing,

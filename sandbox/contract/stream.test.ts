@@ -261,3 +261,94 @@ describe('faster than real time', () => {
     }
   });
 });
+
+describe('without the ACK extension (--no-ack: a service that follows only the interface)', () => {
+  let plain: Sandbox;
+  let plainClient: ServiceClient;
+  beforeAll(async () => {
+    plain = await startSandbox({ timeScale: 0.01, asr: 'energy', ack: false });
+    plainClient = new ServiceClient(plain.url);
+    await plainClient.signIn({ ...bearer, provider_id: 'dr-plain' });
+  });
+  afterAll(() => plain.close());
+  const plainControl = async (id: string) =>
+    (await (await fetch(`${plain.url}/__sandbox/sessions/${id}`)).json()) as {
+      received_bytes: number;
+      timeline: { type: string; detail?: string }[];
+    };
+  const postFault = (body: unknown) =>
+    fetch(`${plain.url}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('sends no ACK at all, and answers each ping after reading the audio sent before it', async () => {
+    const id = await plainClient.createSession();
+    const stream = await plainClient.openStream(id);
+    const pongs: string[] = [];
+    const readAtPong: number[] = [];
+    stream.socket.on('pong', (data) => pongs.push(data.toString()));
+    const pcm = chunk(100, 3);
+    for (let k = 1; k <= 5; k++) {
+      stream.audio(pcm);
+      stream.socket.ping(String(k * pcm.length));
+    }
+    await new Promise<void>((resolve) => {
+      const check = () => (pongs.length === 5 ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    readAtPong.push((await plainControl(id)).received_bytes);
+    expect(pongs).toEqual(['3200', '6400', '9600', '12800', '16000']);
+    expect(readAtPong[0]).toBe(5 * pcm.length);
+    stream.event('EOF');
+    expect(await stream.closed).toMatchObject({ code: 1000 });
+    expect(stream.acks).toEqual([]);
+  });
+
+  it('stall_stream stops reading (no pong) and then resets the connection; what was read is kept', async () => {
+    const id = await plainClient.createSession();
+    const stream = await plainClient.openStream(id);
+    const pongs: string[] = [];
+    stream.socket.on('pong', (data) => pongs.push(data.toString()));
+    const pcm = chunk(100, 4);
+    stream.audio(pcm);
+    stream.socket.ping('first');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pongs).toEqual(['first']);
+    expect(
+      (await postFault({ action: 'stall_stream', which: 'current', session_id: id, seconds: 0.5 })).status,
+    ).toBe(200);
+    stream.audio(pcm);
+    stream.socket.ping('second');
+    const closed = await stream.closed;
+    expect(closed.code).toBe(1006);
+    expect(pongs).toEqual(['first']);
+    const seen = await plainControl(id);
+    expect(seen.timeline.map((e) => e.detail)).toContain('stopped reading for 500 ms');
+    expect(seen.timeline.map((e) => e.detail)).toContain('connection reset');
+    // A new connection says where its audio starts in the session's audio.
+    const again = await plainClient.openStream(id);
+    const connects = (await plainControl(id)).timeline.filter((e) => e.type === 'connect');
+    expect(connects.map((e) => e.detail)).toEqual([
+      'connection 1 at byte 0',
+      `connection 2 at byte ${seen.received_bytes}`,
+    ]);
+    again.event('EOF');
+    await again.closed;
+  });
+
+  it('refuses a stall_stream fault without seconds, or with no open stream, naming the problem', async () => {
+    const missing = await postFault({ action: 'stall_stream', which: 'current' });
+    expect(missing.status).toBe(400);
+    expect(((await missing.json()) as { message: string }).message).toMatch(/seconds/);
+    const none = await postFault({
+      action: 'stall_stream',
+      which: 'current',
+      seconds: 1,
+      session_id: 'nope',
+    });
+    expect(none.status).toBe(409);
+    expect(((await none.json()) as { message: string }).message).toMatch(/no open stream to stall/);
+  });
+});

@@ -9,6 +9,16 @@ export const faultRequestSchema = z.discriminatedUnion('action', [
     session_id: z.string().optional(),
     count: z.number().int().min(1).max(100).optional(),
   }),
+  /**
+   * Stop reading stream connections for `seconds`, then reset their TCP connection (RST): a
+   * service that hangs and dies. With ACK off, only pongs tell the client what was read.
+   */
+  z.object({
+    action: z.literal('stall_stream'),
+    which: z.enum(['current', 'next']),
+    session_id: z.string().optional(),
+    seconds: z.number().positive().max(600),
+  }),
   /** Answer the next N REST calls (not /__sandbox) with 500 internal_error. */
   z.object({ action: z.literal('fail_rest'), count: z.number().int().min(1).max(1000) }),
   /** Delay every REST response by ms until cleared (ms 0 clears). */

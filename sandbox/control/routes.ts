@@ -63,16 +63,26 @@ export function registerControlRoutes(app: FastifyInstance, deps: ControlDeps): 
     const fault = parseBody(faultRequestSchema, request.body);
     switch (fault.action) {
       case 'drop_stream':
-        if (fault.which === 'next') deps.streams.dropNext(fault.count ?? 1);
-        else {
-          const targets = deps.streams
-            .all()
-            .filter((c) => !fault.session_id || c.session.id === fault.session_id);
-          if (targets.length === 0)
-            return sendError(reply, 409, 'session_conflict', 'no open stream to drop');
-          targets.forEach((c) => c.drop());
+      case 'stall_stream': {
+        const ms = fault.action === 'stall_stream' ? fault.seconds * 1_000 : 0;
+        if (fault.which === 'next') {
+          if (fault.action === 'drop_stream') deps.streams.dropNext(fault.count ?? 1);
+          else deps.streams.stallNext(ms);
+          break;
         }
+        const targets = deps.streams
+          .all()
+          .filter((c) => !fault.session_id || c.session.id === fault.session_id);
+        if (targets.length === 0)
+          return sendError(
+            reply,
+            409,
+            'session_conflict',
+            `no open stream to ${fault.action === 'drop_stream' ? 'drop' : 'stall'}`,
+          );
+        targets.forEach((c) => (fault.action === 'drop_stream' ? c.drop() : c.stallThenReset(ms)));
         break;
+      }
       case 'fail_rest':
         deps.faults.failRestRemaining = fault.count;
         break;

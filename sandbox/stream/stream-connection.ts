@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import type { WebSocket } from 'ws';
 import type { Timing } from '../limits';
 import type { SessionRecord } from '../sessions/session-record';
@@ -9,6 +10,11 @@ import { createAudioRateLimiter } from './rate-limiter';
 export interface StreamConnectionDeps {
   store: SessionStore;
   timing: Timing;
+  /**
+   * Send the ACK extension (default true). Off, the sandbox behaves like a service that follows
+   * only the interface: a client then knows what arrived from WebSocket pongs alone.
+   */
+  ack?: boolean;
   now?: () => number;
 }
 
@@ -20,6 +26,12 @@ export interface StreamConnection {
   drop(): void;
   /** Closes with 4001, as when the token the stream was opened with expires. */
   expireToken(): void;
+  /**
+   * Stops reading the socket for `ms` (the client's writes pile up in TCP buffers, and no pong
+   * answers its pings), then resets the TCP connection (RST, no close frame): a service that
+   * hangs and then dies. What it read before the stall is kept (fault injection).
+   */
+  stallThenReset(ms: number): void;
   /** Resolves when the socket has closed. */
   readonly closed: Promise<number>;
 }
@@ -31,6 +43,7 @@ export interface StreamConnection {
  */
 export function runStreamConnection(
   socket: WebSocket,
+  tcp: Socket,
   session: SessionRecord,
   tokenExpiresAt: number,
   deps: StreamConnectionDeps,
@@ -38,8 +51,10 @@ export function runStreamConnection(
   const { store, timing } = deps;
   const now = deps.now ?? Date.now;
   const limiter = createAudioRateLimiter(timing.scale, now);
+  const ackOn = deps.ack ?? true;
   let paused = false;
   let open = true;
+  let stalled = false;
   let ackedBytes = -1;
   const timers = new Map<string, NodeJS.Timeout>();
 
@@ -54,7 +69,7 @@ export function runStreamConnection(
 
   // protocol: Extensions (ACK: total audio bytes accepted for the session, across connections)
   const sendAck = () => {
-    if (!open || socket.readyState !== socket.OPEN || ackedBytes === session.receivedBytes) return;
+    if (!ackOn || !open || socket.readyState !== socket.OPEN || ackedBytes === session.receivedBytes) return;
     ackedBytes = session.receivedBytes;
     socket.send(JSON.stringify({ type: 'ACK', received_bytes: session.receivedBytes }));
   };
@@ -63,6 +78,7 @@ export function runStreamConnection(
     if (!open) return;
     sendAck();
     open = false;
+    keepInbox();
     store.record(session, `close:${code}`, reason);
     socket.close(code, reason);
   };
@@ -119,9 +135,24 @@ export function runStreamConnection(
   };
 
   // Messages wait in arrival order while the rate cap holds reading back: ws.pause() stops the
-  // socket, but frames it already read still arrive, and events must not overtake audio.
-  const inbox: { data: Buffer; isBinary: boolean }[] = [];
+  // socket, but frames it already read still arrive, and events must not overtake audio. Pings
+  // wait in the same line: a pong says the service has read everything sent before its ping,
+  // as from any service that reads its socket in order (ws answers at once unless told not to).
+  const inbox: ({ data: Buffer; isBinary: boolean } | { ping: Buffer })[] = [];
   let throttled = false;
+
+  /**
+   * Audio that arrived but waited (behind the rate cap, or a stall) is kept when the connection
+   * ends: nothing read is dropped. It lands before any newer connection's audio, so a client that
+   * resumes from an earlier point repeats a span but never reorders one.
+   */
+  const keepInbox = () => {
+    for (const item of inbox.splice(0)) {
+      if ('ping' in item || item.isBinary) continue;
+      const message = parseStreamMessage(item.data.toString());
+      if (message.type === 'AUDIO') store.appendAudio(session, message.pcm);
+    }
+  };
 
   const acceptAudio = (pcm: Buffer) => {
     // Audio while paused means the client is speaking again: treat it as RESUME, keep it.
@@ -160,8 +191,13 @@ export function runStreamConnection(
   };
 
   const pump = () => {
-    while (open && !throttled && inbox.length > 0) {
-      const next = inbox.shift() as { data: Buffer; isBinary: boolean };
+    while (open && !throttled && !stalled && inbox.length > 0) {
+      const next = inbox.shift() as (typeof inbox)[number];
+      if ('ping' in next) {
+        // protocol: RFC 6455 5.5.3 (a pong carries the ping's application data)
+        if (socket.readyState === socket.OPEN) socket.pong(next.ping);
+        continue;
+      }
       const waitMs = handle(next.data, next.isBinary);
       if (waitMs > 0) {
         // Over the cap: stop reading (TCP pushes back on the client) and come back later.
@@ -181,15 +217,17 @@ export function runStreamConnection(
     inbox.push({ data, isBinary });
     pump();
   });
+  socket.on('ping', (data: Buffer) => {
+    if (!open) return;
+    inbox.push({ ping: data });
+    pump();
+  });
 
   const closed = new Promise<number>((resolve) => {
     socket.on('close', (code) => {
-      // Audio that arrived but waited behind the rate cap is kept: nothing received is dropped.
-      // (A client resumes from the ACK sent right after its next upgrade, which counts it.)
-      for (const { data, isBinary } of inbox.splice(0)) {
-        const message = isBinary ? undefined : parseStreamMessage(data.toString());
-        if (message?.type === 'AUDIO') store.appendAudio(session, message.pcm);
-      }
+      // (A client resumes from the ACK sent right after its next upgrade, which counts the audio
+      // kept here.)
+      keepInbox();
       open = false;
       for (const timer of timers.values()) clearTimeout(timer);
       clearInterval(ackTicker);
@@ -202,7 +240,8 @@ export function runStreamConnection(
 
   // Start: the session is running, the client learns where to resume from.
   session.connections += 1;
-  store.record(session, 'connect', `connection ${session.connections}`);
+  // Where this connection's audio starts in the session's audio: a test finds a repeated span there.
+  store.record(session, 'connect', `connection ${session.connections} at byte ${session.receivedBytes}`);
   store.setStatus(session, 'running');
   armIdle();
   // protocol: Extensions (4001 when the token the stream was opened with expires)
@@ -211,17 +250,33 @@ export function runStreamConnection(
   sendAck();
   // protocol: Extensions (ACK at least once a second while audio flows)
   // A floor keeps heavily time-scaled runs from spinning.
-  const ackTicker = setInterval(sendAck, Math.max(20, timing.ms('ackIntervalMs')));
+  const ackTicker = ackOn ? setInterval(sendAck, Math.max(20, timing.ms('ackIntervalMs'))) : undefined;
 
   return {
     session,
     close,
     drop: () => {
       open = false;
+      keepInbox();
       store.record(session, 'fault', 'connection dropped');
       socket.terminate();
     },
     expireToken,
+    stallThenReset: (ms) => {
+      if (!open || stalled) return;
+      stalled = true;
+      store.record(session, 'fault', `stopped reading for ${ms} ms`);
+      socket.pause();
+      disarm('idle');
+      disarm('keepAlive');
+      arm('stall', ms, () => {
+        if (open) store.record(session, 'fault', 'connection reset');
+        open = false;
+        keepInbox();
+        // RST, not FIN: the client's unread bytes are thrown away with the connection.
+        tcp.resetAndDestroy();
+      });
+    },
     closed,
   };
 }

@@ -15,6 +15,8 @@ export interface StreamHub {
   all(): StreamConnection[];
   /** Makes the next new stream connection drop right after it opens (fault injection). */
   dropNext(count?: number): void;
+  /** Makes the next new stream connection stall and then reset (fault injection). */
+  stallNext(ms: number): void;
   /**
    * Every token issued before `at` has just expired (fault injection): streams opened with one are
    * closed with 4001 now, also one whose upgrade was checked a moment before.
@@ -27,6 +29,8 @@ interface StreamRouteDeps {
   tokens: ServiceTokens;
   partners: ReadonlyMap<string, Partner>;
   timing: Timing;
+  /** Send the ACK extension (default true). */
+  ack?: boolean;
 }
 
 declare module 'fastify' {
@@ -46,6 +50,7 @@ export const STREAM_PATH = '/ws/stream';
 export function registerStreamRoute(app: FastifyInstance, deps: StreamRouteDeps): StreamHub {
   const connections = new Map<string, { connection: StreamConnection; tokenIssuedAt: number }>();
   let dropsPending = 0;
+  let stallPendingMs: number | undefined;
   let tokensExpiredBefore = 0;
 
   app.get(
@@ -82,7 +87,13 @@ export function registerStreamRoute(app: FastifyInstance, deps: StreamRouteDeps)
       const { session, caller } = binding;
       // A reconnect wins over a socket the service has not yet seen die (half-open TCP).
       connections.get(session.id)?.connection.close(CLOSE.replaced, 'replaced by a newer connection');
-      const connection = runStreamConnection(socket, session, caller.tokenExpiresAt, deps);
+      const connection = runStreamConnection(
+        socket,
+        request.raw.socket,
+        session,
+        caller.tokenExpiresAt,
+        deps,
+      );
       connections.set(session.id, { connection, tokenIssuedAt: caller.tokenIssuedAt });
       void connection.closed.then(() => {
         if (connections.get(session.id)?.connection === connection) connections.delete(session.id);
@@ -90,6 +101,9 @@ export function registerStreamRoute(app: FastifyInstance, deps: StreamRouteDeps)
       if (dropsPending > 0) {
         dropsPending -= 1;
         connection.drop();
+      } else if (stallPendingMs !== undefined) {
+        connection.stallThenReset(stallPendingMs);
+        stallPendingMs = undefined;
       } else if (caller.tokenIssuedAt < tokensExpiredBefore) {
         connection.expireToken();
       }
@@ -101,6 +115,9 @@ export function registerStreamRoute(app: FastifyInstance, deps: StreamRouteDeps)
     all: () => [...connections.values()].map((open) => open.connection),
     dropNext: (count = 1) => {
       dropsPending += count;
+    },
+    stallNext: (ms) => {
+      stallPendingMs = ms;
     },
     expireTokensIssuedBefore: (at) => {
       tokensExpiredBefore = Math.max(tokensExpiredBefore, at);

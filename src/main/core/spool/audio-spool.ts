@@ -55,6 +55,8 @@ export interface AudioSpool {
   read(from: number, max: number): Uint8Array;
   /** The service acknowledged every byte before `offset`. Kept in memory; saved with the manifest. */
   noteAcked(offset: number): void;
+  /** The highest offset noted so far, also by an earlier run (as far as its manifest was saved). */
+  readonly ackedOffset: number;
   /** Returns whether the manifest could be saved (a full disk may refuse it; nothing throws). */
   setState(state: SpoolState): boolean;
   /**
@@ -249,6 +251,9 @@ function openSpool(
     },
     noteAcked(offset) {
       manifest.ackedOffset = Math.max(manifest.ackedOffset, Math.min(offset, index.end));
+    },
+    get ackedOffset() {
+      return manifest.ackedOffset;
     },
     setState(state) {
       manifest.state = state;

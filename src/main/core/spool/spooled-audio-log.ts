@@ -55,5 +55,8 @@ export function spooledAudioLog(spool: AudioSpool, options: SpooledAudioLogOptio
     release(upTo) {
       spool.noteAcked(upTo);
     },
+    get confirmed() {
+      return spool.ackedOffset;
+    },
   };
 }

@@ -15,6 +15,11 @@ export interface AudioLog {
   /** Total bytes appended since the session started (released bytes still count). */
   readonly length: number;
   /**
+   * Bytes the service was known to have when an earlier run of the app stopped (a spool keeps
+   * it): against a service without ACK, a restarted app resumes there rather than from 0.
+   */
+  readonly confirmed?: number;
+  /**
    * The service has every byte before `upTo` (its ACK): the log may free them. Reading below the
    * released offset afterwards throws. Optional: a spool may keep everything until the session ends.
    */

@@ -8,8 +8,10 @@ export interface Connection extends Wire {
   /** The resume point is known (first ACK, or the written offset without ACK): audio may flow. */
   resumed: boolean;
   openedAt: number;
-  /** The service acknowledged (or, without ACK, the socket wrote) audio on this connection. */
+  /** The service acknowledged or proved (or, from a service that answers nothing, the socket wrote) audio here. */
   progress: boolean;
+  /** Pings not yet answered, oldest first: the offset each named and when it went out. */
+  pings: { offset: number; at: number }[];
   eofSent: boolean;
   cancelSent: boolean;
   /** Since when audio sent here waits for an ACK, or the close after EOF is awaited. */
@@ -28,8 +30,12 @@ export interface ConnectionDeps {
   isCurrent(connection: Connection): boolean;
   /** Whether the service is known to send ACKs (the stall timer only runs on ACK services). */
   ackSupported(): boolean | undefined;
+  /** Written bytes count as the service's (a service that answers neither ACK nor ping). */
+  proofByWrites(): boolean;
   onOpen(connection: Connection): void;
   onAck(connection: Connection, receivedBytes: number): void;
+  /** The service answered one of this connection's pings: it read everything before `offset`. */
+  onPong(connection: Connection, offset: number): void;
   onEnd(connection: Connection, end: SocketEnd): void;
   /** A frame was written: room for more. */
   onWritten(): void;
@@ -56,6 +62,15 @@ export function openConnection(deps: ConnectionDeps): Connection {
     {
       onOpen: () => live() && deps.onOpen(self.connection as Connection),
       onAck: (n) => live() && deps.onAck(self.connection as Connection, n),
+      onPong: (offset) => {
+        const connection = self.connection as Connection;
+        if (!live()) return;
+        // Only an answer to a ping of ours counts, and it answers every ping before it too.
+        const index = connection.pings.findIndex((p) => p.offset === offset);
+        if (index < 0) return;
+        connection.pings.splice(0, index + 1);
+        deps.onPong(connection, offset);
+      },
       onEnd: (end) => live() && deps.onEnd(self.connection as Connection, end),
     },
   );
@@ -65,18 +80,22 @@ export function openConnection(deps: ConnectionDeps): Connection {
     resumed: false,
     openedAt: 0,
     progress: false,
+    pings: [],
     eofSent: false,
     cancelSent: false,
     timers: [],
     onAudioSent: () => {
       if (deps.ackSupported()) connection.waitingSince ??= clock.now();
     },
+    onPing: (offset) => {
+      connection.pings.push({ offset, at: clock.now() });
+    },
     onEofSent: () => {
       connection.eofSent = true;
       connection.waitingSince = clock.now();
     },
     onWritten: () => {
-      if (!deps.ackSupported()) connection.progress = true;
+      if (deps.proofByWrites()) connection.progress = true;
       deps.onWritten();
     },
     onUnreadable: deps.onUnreadable,

@@ -8,12 +8,21 @@ import type { StreamSocket } from './stream-socket';
 /** Frame bytes in the socket's buffers beyond which we stop adding (back-pressure). */
 export const HIGH_WATER_BYTES = 64 * 1024;
 
+/**
+ * Against a service without ACK, audio sent but not yet proven by a pong beyond which we stop
+ * adding (2 s of audio): what a dead connection makes us send twice stays bounded even when a
+ * slow link holds a backlog in its buffers. A live stream at 1× never comes near it.
+ */
+export const MAX_UNPROVEN_BYTES = 64_000;
+
 /** One connection as the sender sees it. */
 export interface Wire {
   socket: StreamSocket;
   /** False once this connection stopped being the current one (its callbacks then do nothing). */
   live(): boolean;
   onAudioSent(): void;
+  /** A ping naming this offset went out behind everything sent so far. */
+  onPing(offset: number): void;
   onEofSent(): void;
   /** The socket wrote a frame: there may be room for more. */
   onWritten(): void;
@@ -21,9 +30,10 @@ export interface Wire {
 }
 
 /**
- * What is where: the outgoing log, the events queued at log offsets, and three offsets into the
- * log — sent (on the wire of this connection), written (fully written by a socket) and acked (the
- * service's last ACK). Cuts frames from the log and paces them; knows nothing of reconnecting.
+ * What is where: the outgoing log, the events queued at log offsets, and four offsets into the
+ * log — sent (on the wire of this connection), written (fully written by a socket), proven (a pong
+ * answered a ping sent after it: the service read it) and acked (the service's last ACK). Cuts
+ * frames from the log, pings after each, and paces them; knows nothing of reconnecting.
  */
 export function createOutgoing(deps: {
   audio: AudioLog;
@@ -40,12 +50,25 @@ export function createOutgoing(deps: {
   let sent = 0;
   let written = 0;
   let acked = 0;
+  // What an earlier run of the app knew the service had (the spool's manifest), else nothing.
+  let proven = audio.confirmed ?? 0;
   let ackSupported: boolean | undefined;
+  /** Whether the service answers pings (learned: RFC 6455 says it must; one that never does falls back). */
+  let pongs: boolean | undefined;
   let finishTarget = 0;
   let finishing = false;
   let stopPacing: (() => void) | undefined;
 
   const ackMode = () => ackSupported === true;
+  /** Without ACK, pongs are the proof (unless the service answers none: then written bytes are). */
+  const proofByPongs = () => ackSupported === false && pongs !== false;
+
+  /** protocol: RFC 6455 5.5.2 (ping): answered in order, after what was sent before it. */
+  const ping = (wire: Wire) => {
+    if (pongs === false) return;
+    wire.socket.ping(sent);
+    wire.onPing(sent);
+  };
 
   const sendEvent = (socket: StreamSocket, event: StreamEventName) =>
     // protocol: Audio stream (EVENT: one JSON object per text frame)
@@ -62,9 +85,27 @@ export function createOutgoing(deps: {
     get acked() {
       return acked;
     },
-    /** What the service is known to have: its ACK, or without ACK what the socket wrote. */
+    get proven() {
+      return proven;
+    },
+    /**
+     * What the service is known to have: its ACK; without ACK, what its pongs proved; from a
+     * service that answers no ping either, only what the socket wrote (all that can be known).
+     */
     get confirmed() {
-      return ackSupported === false ? written : acked;
+      if (ackSupported !== false) return acked;
+      return pongs === false ? written : proven;
+    },
+    /** Where a new connection to a service without ACK starts: never beyond what is known. */
+    get resumePoint() {
+      return pongs === false ? Math.max(written, proven) : proven;
+    },
+    get pongsAnswered() {
+      return pongs;
+    },
+    /** No pong came within the liveness bound on a connection, and none ever has: stop asking. */
+    noPongs() {
+      pongs = false;
     },
     get finishTarget() {
       return finishTarget;
@@ -112,10 +153,22 @@ export function createOutgoing(deps: {
         log.warn('stream: the service acknowledges less than before', { from, acked });
       sent = from;
       written = from;
-      if (ackMode()) acked = from;
+      if (ackMode()) acked = proven = from;
       pacer.reset(clock.now());
       if (finishing && !events.some((e) => e.event === 'EOF')) enqueueEvent(events, 'EOF', finishTarget);
       log.info('stream: resuming', { sessionId, from, appended: audio.length });
+    },
+
+    /**
+     * The service read everything before `offset`: it answered a ping sent after it, or closed
+     * with 1000 after reading our EOF there. Returns whether it moved forward.
+     */
+    prove(offset: number, byPong: boolean): boolean {
+      if (byPong) pongs = true;
+      if (offset <= proven) return false;
+      proven = Math.min(offset, sent);
+      if (ackSupported === false) audio.release?.(proven);
+      return true;
     },
 
     /** protocol: Extensions (ACK). Returns whether it moved forward. */
@@ -141,6 +194,8 @@ export function createOutgoing(deps: {
         if (next.kind === 'event') {
           events.shift();
           sendEvent(socket, next.event.event);
+          // A ping behind PAUSE and KEEP_ALIVE too: a paused stream is still checked for life.
+          if (next.event.event !== 'EOF') ping(wire);
           if (next.event.event === 'EOF') {
             if (sent < finishTarget) {
               // Only when the last stretch is under 20 ms (odd append sizes): the service refuses it.
@@ -154,6 +209,8 @@ export function createOutgoing(deps: {
         // protocol: Sandbox: the stream in detail (rate cap by back-pressure): never pile data
         // into the socket the service is not reading; a write callback pumps again.
         if (socket.unwritten >= HIGH_WATER_BYTES) return;
+        // A pong pumps again.
+        if (proofByPongs() && sent - proven >= MAX_UNPROVEN_BYTES) return;
         const waitMs = pacer.take(next.bytes, clock.now());
         if (waitMs > 0) {
           stopPacing = clock.after(waitMs, () => {
@@ -178,6 +235,7 @@ export function createOutgoing(deps: {
         });
         sent = end;
         wire.onAudioSent();
+        ping(wire);
       }
     },
   };

@@ -22,6 +22,11 @@ export interface StreamClientOptions {
   firstAckWaitMs?: number;
   /** Audio unacknowledged this long, or no close this long after EOF, means a dead connection (15 s). */
   stallTimeoutMs?: number;
+  /**
+   * A ping unanswered this long means the connection is dead (5 s): it is dropped and replaced,
+   * resuming from what the service proved it has.
+   */
+  livenessTimeoutMs?: number;
   /** An upgrade that takes longer counts as a failed attempt (10 s). */
   connectTimeoutMs?: number;
   /** How long abort() and cancel() wait for the service's close before dropping the socket (5 s). */

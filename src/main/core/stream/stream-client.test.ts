@@ -72,7 +72,7 @@ describe('streaming', () => {
     expect(types.indexOf('EOF')).toBeGreaterThan(types.indexOf('RESUME'));
   });
 
-  it('without the ACK extension resumes from written bytes and finishes when all is written', async () => {
+  it('ignoring the ACK extension, finishes once the service closes after EOF, with every byte', async () => {
     const id = await rest.createSession();
     const h = harness(() => sandbox, id, { useAck: false });
     h.client.connect();

@@ -21,9 +21,18 @@ type Mode = 'idle' | 'streaming' | 'finishing' | 'cancelling' | 'aborting' | 'fi
 const STABLE_MS = 2_000;
 
 /**
+ * A ping unanswered this long means a dead connection (docs/reliability.md, "Liveness"): far above
+ * a pong's round trip under load (p99 under 10 ms on loopback, a few hundred ms on a poor Wi-Fi),
+ * and above TCP's own recovery of a lost segment three times over (0.2 + 0.4 + 0.8 s), so a slow
+ * but working link is never cut; short enough that a hung service is left within a few seconds.
+ */
+export const DEFAULT_LIVENESS_TIMEOUT_MS = 5_000;
+
+/**
  * The audio stream to the service for one session (docs/protocol.md "Audio stream"): binds by
- * upgrade headers, sends the outgoing log in 100 ms chunks, resumes after every reconnect from the
- * service's first ACK (or, for a service without ACK, from the last fully written byte), and
+ * upgrade headers, sends the outgoing log in 100 ms chunks with a WebSocket ping after each, resumes
+ * after every reconnect from the service's first ACK (or, for a service without ACK, from the
+ * highest offset its pongs proved it read — never from the last byte written), and
  * drains a backlog at up to maxDrainFactor × real time behind which live audio keeps queueing.
  *
  * Events go out in log order: an event waits until all audio appended before it is on the wire.
@@ -38,6 +47,7 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
   const useAck = options.useAck ?? true;
   const firstAckWaitMs = options.firstAckWaitMs ?? 1_000;
   const stallTimeoutMs = options.stallTimeoutMs ?? 15_000;
+  const livenessTimeoutMs = options.livenessTimeoutMs ?? DEFAULT_LIVENESS_TIMEOUT_MS;
   const closeTimeoutMs = options.closeTimeoutMs ?? 5_000;
   const link = createLinkState(log, sessionId);
   const out = createOutgoing({
@@ -96,8 +106,10 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
       isCurrent: (connection) => connection === current,
       ackSupported: () => out.ackSupported,
+      proofByWrites: () => out.ackSupported === false && out.pongsAnswered === false,
       onOpen,
       onAck,
+      onPong,
       onEnd,
       onWritten: () => pump(),
       onUnreadable: (error) => stop(`audio log unreadable: ${String(error)}`, undefined, true),
@@ -107,7 +119,7 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
   const onOpen = (connection: Connection) => {
     connection.openedAt = clock.now();
     if (mode === 'cancelling') return sendClosing(connection, 'CANCEL');
-    if (out.ackSupported === false) return resume(connection, out.written);
+    if (out.ackSupported === false) return resume(connection, out.resumePoint);
     // protocol: Extensions (ACK: the first one after the upgrade says where to resume)
     connection.timers.push(
       clock.after(firstAckWaitMs, () => {
@@ -116,9 +128,9 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
           log.warn('stream: no ACK after the upgrade; reconnecting', { sessionId });
           return connection.socket.terminate();
         }
-        log.info('stream: the service sends no ACK; resuming from the last written byte', { sessionId });
+        log.info('stream: the service sends no ACK; resuming from what its pongs proved', { sessionId });
         out.ackSupported = false;
-        resume(connection, out.written);
+        resume(connection, out.resumePoint);
       }),
     );
   };
@@ -127,15 +139,36 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     connection.resumed = true;
     renewedSinceOpen = false;
     out.startAt(from);
-    connection.timers.push(clock.every(Math.min(1_000, stallTimeoutMs / 4), () => watch(connection)));
+    const every = Math.min(1_000, stallTimeoutMs / 4, livenessTimeoutMs / 4);
+    connection.timers.push(clock.every(every, () => watch(connection)));
     link.set('open');
     pump();
   };
 
-  /** A half-open TCP connection looks healthy until something times out: this is that timeout. */
+  /** A half-open TCP connection or a hung service looks healthy until something times out: these. */
   const watch = (connection: Connection) => {
+    if (connection !== current) return;
+    const now = clock.now();
+    const oldestPing = connection.pings[0];
+    if (oldestPing && now - oldestPing.at > livenessTimeoutMs) {
+      if (out.pongsAnswered === undefined) {
+        // Never one pong, on a connection that otherwise works: a service outside RFC 6455.
+        log.warn('stream: the service answers no ping; liveness and proof of receipt are unavailable', {
+          sessionId,
+        });
+        connection.pings.length = 0;
+        return out.noPongs();
+      }
+      log.warn('stream: no pong for too long; reconnecting', {
+        sessionId,
+        waitedMs: now - oldestPing.at,
+        proven: out.proven,
+        sent: out.sent,
+      });
+      return connection.socket.terminate();
+    }
     const since = connection.waitingSince;
-    if (connection === current && since !== undefined && clock.now() - since > stallTimeoutMs) {
+    if (since !== undefined && now - since > stallTimeoutMs) {
       log.warn('stream: no ACK or close for too long; reconnecting', {
         sessionId,
         acked: out.acked,
@@ -143,6 +176,12 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
       });
       connection.socket.terminate();
     }
+  };
+
+  const onPong = (connection: Connection, offset: number) => {
+    if (out.prove(offset, true) && out.ackSupported === false) connection.progress = true;
+    // Room under the unproven window again.
+    pump();
   };
 
   const onAck = (connection: Connection, n: number) => {
@@ -188,6 +227,8 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     if (mode === 'cancelling' && connection.cancelSent && code === 1000) return settle('cancelled', code);
     // protocol: Audio stream (1000 after EOF) — done once the service has every byte.
     if (mode === 'finishing' && connection.eofSent && code === 1000) {
+      // The service closed after reading our EOF: it read every byte before it.
+      if (out.ackSupported === false) out.prove(out.finishTarget, false);
       if (out.confirmed >= out.finishTarget) return settle('finished', code);
       log.warn('stream: closed after EOF without every byte; resending', { sessionId, acked: out.acked });
       return retryOrStop({ action: 'retry', reason: 'closed before every byte arrived' }, code);

@@ -12,12 +12,19 @@ export interface SocketHandlers {
   onOpen(): void;
   /** protocol: Extensions the sandbox offers (ACK: total audio bytes the session has). */
   onAck(receivedBytes: number): void;
+  /** The service answered the ping that named this audio offset (RFC 6455 5.5.3). */
+  onPong(offset: number): void;
   onEnd(end: SocketEnd): void;
 }
 
 export interface StreamSocket {
   /** Sends one text frame; `written` runs once the socket has handed it to the OS (never if it closed first). */
   send(frame: string, written: () => void): void;
+  /**
+   * A ping control frame naming a log offset, queued behind every frame sent before it. A service
+   * answers a ping after reading what came before it, so its pong proves it has that audio.
+   */
+  ping(offset: number): void;
   /** Frame bytes handed to `send` and not yet written (ours, plus what ws still buffers). */
   readonly unwritten: number;
   readonly isOpen: boolean;
@@ -78,6 +85,13 @@ export function openStreamSocket(options: OpenOptions, handlers: SocketHandlers)
       handlers.onAck(received);
     }
   });
+  ws.on('pong', (data) => {
+    if (ended) return;
+    // Our pings carry a decimal offset; an unsolicited pong (a heartbeat) carries something else.
+    const text = data.toString('latin1');
+    if (!/^\d{1,15}$/.test(text)) return;
+    handlers.onPong(Number(text));
+  });
   ws.on('error', (error) => {
     // A close event always follows; keep the cause for the log line of that close.
     lastError = error.message;
@@ -99,6 +113,9 @@ export function openStreamSocket(options: OpenOptions, handlers: SocketHandlers)
         // An error means the socket closed first: the frame never left, so it does not count.
         if (!error) written();
       });
+    },
+    ping(offset) {
+      if (ws.readyState === WebSocket.OPEN) ws.ping(String(offset));
     },
     get unwritten() {
       return Math.max(unwritten, ws.bufferedAmount);
