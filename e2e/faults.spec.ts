@@ -1,5 +1,7 @@
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { connectionStarts, withoutResumeRepeats } from '../sandbox/test-support/resume-repeats';
 import { contiguousFromZero } from './support/captured-audio';
 import { expect, startVisit, test, useExternalService, type Watched } from './support/external-service';
 import type { SandboxProcess, SandboxSession } from './support/sandbox-process';
@@ -42,21 +44,40 @@ async function endAndExpectNote(page: Page): Promise<void> {
   await expect(page.getByTestId('transcript').getByRole('listitem').first()).toContainText('0:0');
 }
 
-/** The sandbox has exactly the audio the page captured: every chunk, once, in order. */
+/**
+ * With the ACK extension a reconnect resumes exactly where the service stopped; without it, from
+ * the last offset the service proved with a pong, which may repeat what it read after its last
+ * pong: one round trip plus one ping interval (a chunk) of audio, two chunks here on loopback
+ * (docs/reliability.md, "A service without ACK").
+ */
+const MAX_REPEAT_BYTES = { ack: 0, noAck: 2 * CHUNK_BYTES };
+
+/**
+ * The sandbox has the audio the page captured: every chunk, once, in order, after taking out the
+ * span repeated at each resume point (none with ACK, at most `maxRepeat` bytes without).
+ */
 async function expectEveryCapturedByte(
   sandbox: SandboxProcess,
   sessionId: string,
   watched: Watched,
-): Promise<SandboxSession> {
+  maxRepeat = MAX_REPEAT_BYTES.ack,
+): Promise<SandboxSession & { repeats: number[] }> {
   const { audio } = watched;
   expect(audio.seqs, 'chunk numbers the page sent').toEqual(contiguousFromZero(audio.count));
   // The whole conversation was captured (a chunk is 100 ms).
   expect(audio.count).toBeGreaterThanOrEqual(turns.at(-1)!.endMs / 100);
   const session = await sandbox.session(sessionId);
   expect(session.status).toBe('completed');
-  expect(session.received_bytes, 'bytes the sandbox accepted').toBe(audio.count * CHUNK_BYTES);
-  expect(session.pcm_sha256, 'SHA-256 of the audio the sandbox accepted').toBe(audio.sha256());
-  return session;
+  const received = await sandbox.audio(sessionId);
+  expect(createHash('sha256').update(received).digest('hex')).toBe(session.pcm_sha256);
+  const found = withoutResumeRepeats(received, connectionStarts(session.timeline), audio.pcm());
+  expect(found, 'each connection at the sandbox continues the captured audio without a gap').toBeDefined();
+  const { pcm, repeats } = found!;
+  expect(pcm.length, 'bytes the sandbox accepted, repeats taken out').toBe(audio.count * CHUNK_BYTES);
+  expect(createHash('sha256').update(pcm).digest('hex'), 'SHA-256 of that audio').toBe(audio.sha256());
+  for (const repeat of repeats)
+    expect(repeat, 'bytes repeated at a resume point').toBeLessThanOrEqual(maxRepeat);
+  return { ...session, repeats };
 }
 
 const statesShown = (watched: Watched) => watched.states.map((s) => s.state);
@@ -77,9 +98,10 @@ function outages(watched: Watched): number[] {
   return lasted;
 }
 
-function report(name: string, session: SandboxSession, watched: Watched): void {
+function report(name: string, session: SandboxSession & { repeats?: number[] }, watched: Watched): void {
   console.log(
-    `${name}: ${watched.audio.count} chunks, ${session.received_bytes} bytes, ` +
+    `${name}: ${watched.audio.count} chunks, ${session.received_bytes} bytes ` +
+      `(repeated at resume points: ${session.repeats?.join(', ') || 'none'}), ` +
       `${session.connections} connections, timeline ${session.timeline
         .filter((e) => /^(connect|disconnect|close:|fault)/.test(e.type))
         .map((e) => e.type + (e.type === 'disconnect' ? `(${e.detail})` : ''))
@@ -88,64 +110,106 @@ function report(name: string, session: SandboxSession, watched: Watched): void {
   );
 }
 
-test('the service drops the stream three times: the app reconnects each time and the note has every byte', async ({
-  scribe,
-  sandbox,
-  watched,
-}) => {
-  test.setTimeout(180_000);
-  const { page } = scribe;
-  await useExternalService(page, sandbox.url);
-  await startVisit(page, 'faultdrops1');
-  const { id } = await sandbox.sessionOf('faultdrops1');
+/** The drop and kill tests run against both kinds of service: with the ACK extension and without. */
+for (const ack of [true, false]) {
+  const kind = ack ? '' : ' (a service without ACK)';
+  const maxRepeat = ack ? MAX_REPEAT_BYTES.ack : MAX_REPEAT_BYTES.noAck;
+  const encounter = (name: string) => `${name}${ack ? '' : 'noack'}1`;
 
-  for (const [k, at] of ['0:08', '0:16', '0:28'].entries()) {
-    await reach(page, at);
-    await sandbox.faults({ action: 'drop_stream', which: 'current', session_id: id });
-    // The app is back on a new connection before the next drop.
-    await expect
-      .poll(async () => {
-        const { connections, stream_open } = await sandbox.session(id);
-        return stream_open && connections;
-      })
-      .toBe(k + 2);
-  }
-  await endAndExpectNote(page);
+  test.describe(ack ? 'a service with ACK' : 'a service without ACK', () => {
+    test.use({ sandboxOptions: { timeScale: 0.25, asr: 'auto', ack } });
 
-  const session = await expectEveryCapturedByte(sandbox, id, watched);
-  expect(count(session, 'fault')).toBe(3);
-  expect(session.connections).toBeGreaterThanOrEqual(4);
-  // The clinician saw each reconnect, and the recording never failed.
-  expect(statesShown(watched).filter((state) => state === 'reconnecting')).toHaveLength(3);
-  expect(statesShown(watched)).not.toContain('failed');
-  report('three drops', session, watched);
-});
+    test(`the service drops the stream three times: the app reconnects each time and the note has every byte${kind}`, async ({
+      scribe,
+      sandbox,
+      watched,
+    }) => {
+      test.setTimeout(180_000);
+      const { page } = scribe;
+      await useExternalService(page, sandbox.url);
+      await startVisit(page, encounter('faultdrops'));
+      const { id } = await sandbox.sessionOf(encounter('faultdrops'));
 
-test('the service is killed and restarted mid-recording: the app keeps recording, resumes, and the note has every byte', async ({
-  scribe,
-  sandbox,
-  watched,
-}) => {
-  test.setTimeout(180_000);
-  const { page } = scribe;
-  await useExternalService(page, sandbox.url);
-  await startVisit(page, 'faultkill1');
-  const { id } = await sandbox.sessionOf('faultkill1');
+      for (const [k, at] of ['0:08', '0:16', '0:28'].entries()) {
+        await reach(page, at);
+        await sandbox.faults({ action: 'drop_stream', which: 'current', session_id: id });
+        // The app is back on a new connection before the next drop.
+        await expect
+          .poll(async () => {
+            const { connections, stream_open } = await sandbox.session(id);
+            return stream_open && connections;
+          })
+          .toBe(k + 2);
+      }
+      await endAndExpectNote(page);
 
-  await reach(page, '0:12');
-  await sandbox.kill();
-  await expect(recorderState(page)).toHaveAttribute('data-state', /^(reconnecting|offline)$/);
-  // Three seconds of the visit with no service at all, then it is back on the same address and data.
-  await reach(page, '0:15');
-  await sandbox.start();
-  await expect(recorderState(page)).toHaveAttribute('data-state', 'streaming', { timeout: 20_000 });
-  await endAndExpectNote(page);
+      const session = await expectEveryCapturedByte(sandbox, id, watched, maxRepeat);
+      expect(count(session, 'fault')).toBe(3);
+      expect(session.connections).toBeGreaterThanOrEqual(4);
+      // The clinician saw each reconnect, and the recording never failed.
+      expect(statesShown(watched).filter((state) => state === 'reconnecting')).toHaveLength(3);
+      expect(statesShown(watched)).not.toContain('failed');
+      report(`three drops${kind}`, session, watched);
+    });
 
-  const session = await expectEveryCapturedByte(sandbox, id, watched);
-  expect(session.connections).toBeGreaterThanOrEqual(2);
-  expect(statesShown(watched)).not.toContain('failed');
-  report('sandbox killed', session, watched);
-});
+    test(`the service is killed and restarted mid-recording: the app keeps recording, resumes, and the note has every byte${kind}`, async ({
+      scribe,
+      sandbox,
+      watched,
+    }) => {
+      test.setTimeout(180_000);
+      const { page } = scribe;
+      await useExternalService(page, sandbox.url);
+      await startVisit(page, encounter('faultkill'));
+      const { id } = await sandbox.sessionOf(encounter('faultkill'));
+
+      await reach(page, '0:12');
+      await sandbox.kill();
+      await expect(recorderState(page)).toHaveAttribute('data-state', /^(reconnecting|offline)$/);
+      // Three seconds of the visit with no service at all, then it is back on the same address and data.
+      await reach(page, '0:15');
+      await sandbox.start();
+      await expect(recorderState(page)).toHaveAttribute('data-state', 'streaming', { timeout: 20_000 });
+      await endAndExpectNote(page);
+
+      const session = await expectEveryCapturedByte(sandbox, id, watched, maxRepeat);
+      expect(session.connections).toBeGreaterThanOrEqual(2);
+      expect(statesShown(watched)).not.toContain('failed');
+      report(`sandbox killed${kind}`, session, watched);
+    });
+
+    test(`the service stops reading for 2 s at 0:12 and then resets the connection: the note has every byte${kind}`, async ({
+      scribe,
+      sandbox,
+      watched,
+    }) => {
+      test.setTimeout(180_000);
+      const { page } = scribe;
+      await useExternalService(page, sandbox.url);
+      await startVisit(page, encounter('faultstall'));
+      const { id } = await sandbox.sessionOf(encounter('faultstall'));
+
+      await reach(page, '0:12');
+      await sandbox.faults({ action: 'stall_stream', which: 'current', session_id: id, seconds: 2 });
+      // The reset (2 s) comes before the app's own liveness bound (5 s) would.
+      await expect
+        .poll(async () => {
+          const { connections, stream_open } = await sandbox.session(id);
+          return stream_open && connections;
+        })
+        .toBe(2);
+      await endAndExpectNote(page);
+
+      const session = await expectEveryCapturedByte(sandbox, id, watched, maxRepeat);
+      expect(session.timeline.map((e) => e.detail)).toContain('connection reset');
+      expect(session.repeats).toHaveLength(1);
+      // The clinician saw the reconnect, and the recording never failed.
+      expect(statesShown(watched)).toContain('reconnecting');
+      expect(statesShown(watched)).not.toContain('failed');
+      report(`stalled then reset${kind}`, session, watched);
+    });
+  });
+}
 
 test('the service is unreachable for the end of the visit and End is pressed offline: it finishes by itself when the service is back, with every byte', async ({
   scribe,

@@ -24,6 +24,8 @@ export interface SandboxProcessOptions {
   /** auto: pocketsphinx when installed (as the built-in sandbox), else energy segments. */
   asr?: 'auto' | 'pocketsphinx' | 'energy';
   minSpeechMs?: number;
+  /** false: `--no-ack`, a service without the ACK extension (the production interface names none). */
+  ack?: boolean;
 }
 
 /**
@@ -48,6 +50,8 @@ export interface SandboxProcess {
   /** POST /__sandbox/faults; throws unless the sandbox answers 200. */
   faults(fault: FaultRequest): Promise<void>;
   session(id: string): Promise<SandboxSession>;
+  /** The session's received audio (LINEAR16, without the WAV header). */
+  audio(id: string): Promise<Buffer>;
   sessions(): Promise<SandboxSession[]>;
   /** The one session of this kind the app created for an encounter (throws if none or several). */
   sessionOf(encounterId: string, kind?: SandboxSession['kind']): Promise<SandboxSession>;
@@ -120,6 +124,11 @@ export async function startSandboxProcess(options: SandboxProcessOptions): Promi
       });
     },
     session: (id) => api<SandboxSession>(`/__sandbox/sessions/${encodeURIComponent(id)}`),
+    async audio(id) {
+      const response = await fetch(`${sandbox.url}/__sandbox/sessions/${encodeURIComponent(id)}/audio.wav`);
+      if (!response.ok) throw new Error(`audio of ${id}: HTTP ${response.status}`);
+      return Buffer.from(await response.arrayBuffer()).subarray(44);
+    },
     sessions: async () => (await api<{ sessions: SandboxSession[] }>('/__sandbox/sessions')).sessions,
     async sessionOf(encounterId, kind = 'ambient') {
       const found = (await sandbox.sessions()).filter(
@@ -150,6 +159,7 @@ async function spawnOnce(port: number, options: SandboxProcessOptions, log: stri
       '--asr',
       options.asr ?? 'auto',
       ...(options.minSpeechMs !== undefined ? ['--min-speech-ms', String(options.minSpeechMs)] : []),
+      ...(options.ack === false ? ['--no-ack'] : []),
     ],
     { stdio: ['ignore', 'pipe', 'pipe'] },
   );
