@@ -62,6 +62,12 @@ export const BENCHMARKS: Benchmark[] = [
     script: 'bench/app-startup/main.ts',
   },
   {
+    section: 'stream-proof',
+    title: 'Stream: proof of receipt without ACK',
+    node: TSX,
+    script: 'bench/stream-proof.ts',
+  },
+  {
     section: 'sandbox-streams',
     title: 'Sandbox: concurrent real-time streams',
     node: TSX,

@@ -194,8 +194,9 @@ export function createOutgoing(deps: {
         if (next.kind === 'event') {
           events.shift();
           sendEvent(socket, next.event.event);
-          // A ping behind PAUSE and KEEP_ALIVE too: a paused stream is still checked for life.
-          if (next.event.event !== 'EOF') ping(wire);
+          // A ping behind every event too: a paused stream is still checked for life, and so is
+          // one waiting for the close after EOF (a service that closes never needs to answer).
+          ping(wire);
           if (next.event.event === 'EOF') {
             if (sent < finishTarget) {
               // Only when the last stretch is under 20 ms (odd append sizes): the service refuses it.

@@ -113,6 +113,46 @@ describe('a service without ACK', () => {
     expect(repeats[0]).toBeLessThanOrEqual(2 * 3_200);
   });
 
+  it('paused (KEEP_ALIVE only), a hung service is noticed too: the pings behind KEEP_ALIVE go unanswered', async () => {
+    // Its own sandbox: a keep-alive deadline of 1 s (scaled) leaves room for KEEP_ALIVE every 200 ms.
+    const slow = await testSandbox({ ack: false, limitOverrides: { keepAliveDeadlineMs: 100_000 } });
+    try {
+      const id = await (await restClient(slow)).createSession();
+      const h = harness(() => slow, id, { livenessTimeoutMs: 1_000 });
+      h.client.connect();
+      await h.waitForLink('open');
+      const pcm = speech(1, 25);
+      for (let offset = 0; offset < pcm.length; offset += 3_200)
+        h.append(pcm.subarray(offset, offset + 3_200));
+      h.client.sendEvent('PAUSE');
+      const keepAlive = setInterval(() => h.client.sendEvent('KEEP_ALIVE'), 200);
+      try {
+        await pause(500);
+        const before = h.changes.length;
+        const stalledAt = Date.now();
+        const response = await fetch(`${slow.url}/__sandbox/faults`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ action: 'stall_stream', which: 'current', session_id: id, seconds: 8 }),
+        });
+        expect(response.status).toBe(200);
+        const down = await h.waitForLink('reconnecting', before, 5_000);
+        expect(Date.now() - stalledAt).toBeLessThan(3_000);
+        expect(h.changes[down]?.closeCode).toBe(1006);
+        await h.waitForLink('open', down);
+      } finally {
+        clearInterval(keepAlive);
+      }
+      await h.client.finish();
+      const seen = await controlSession(slow, id);
+      expect(seen.timeline.some((e) => e.type.startsWith('close:4008'))).toBe(false);
+      expect(seen.received_bytes).toBe(pcm.length);
+      expect(seen.pcm_sha256).toBe(sha256(pcm));
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('survives three dropped connections: every byte, small repeats at the resume points', async () => {
     const id = await rest.createSession();
     const h = harness(() => sandbox, id);
