@@ -17,7 +17,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import WebSocket from 'ws';
 import { connectionStarts, withoutResumeRepeats } from '../sandbox/test-support/resume-repeats';
 import { ServiceClient, syntheticSpeech } from '../sandbox/test-support/service-client';
 import { systemClock } from '../src/main/core/ports';
