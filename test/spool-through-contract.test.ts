@@ -176,6 +176,36 @@ describe('the spool behind a visit', () => {
     );
   });
 
+  it('against a service without ACK, the next run resumes where the service was known to be, not from the start', async () => {
+    const plain = await startSandbox({ asr: 'energy', minSpeechMs: 500, ack: false });
+    try {
+      const { sessionId, dataDir } = await startVisit({ serviceUrl: plain.url });
+      play(`${'.'.repeat(5)}${'S'.repeat(30)}`);
+      // The service has read it all (its pongs said so), then the app stops without End.
+      for (let i = 0; (await serviceCopyAt(plain.url, sessionId)).received_bytes < 35 * 3_200; i++) {
+        if (i > 500) throw new Error('the service never got the audio');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      await core.stop();
+
+      await startCore(dataDir);
+      await call('history.finish', { sessionId });
+      const done = await waitFor('results.progress', (p) => p.sessionId === sessionId && p.done === true);
+      expect(done.status).toBe('completed');
+      // Nothing sent again: resuming from 0, as a new stream would without the spool's note, would
+      // have doubled the visit.
+      const received = await serviceCopyAt(plain.url, sessionId);
+      const spooled = await spooledCopy(dataDir, sessionId);
+      expect(received.connections).toBe(2);
+      expect(received.received_bytes).toBe(spooled.bytes);
+      expect(received.pcm_sha256).toBe(spooled.sha256);
+    } finally {
+      await core.stop();
+      await plain.close();
+    }
+  });
+
   it('an interrupted visit can be discarded instead: its audio is deleted', async () => {
     const { sessionId, dataDir } = await startVisit();
     play('S'.repeat(5));

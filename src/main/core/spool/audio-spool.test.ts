@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
+  ACKED_SAVE_STEP_BYTES,
   SpoolKeyError,
   continueAudioSpool,
   createAudioSpool,
@@ -89,6 +90,21 @@ describe('the audio spool', () => {
     const recovered = recoverAudioSpool(o.dir, key);
     expect(recovered.problems).toEqual([]);
     expect(joined(o.dir, recovered).equals(expected(0, 15))).toBe(true);
+  });
+
+  it('saves what the service has every 5 s of audio, so a killed app knows it without closing anything', () => {
+    // A long segment: no segment change saves the manifest in between.
+    const o = options({ segmentAudioBytes: CHUNK * 1_000 });
+    const spool = write(o, 120);
+    spool.noteAcked(ACKED_SAVE_STEP_BYTES - CHUNK);
+    expect(recoverAudioSpool(o.dir, key).manifest.ackedOffset).toBe(0);
+    spool.noteAcked(ACKED_SAVE_STEP_BYTES);
+    expect(recoverAudioSpool(o.dir, key).manifest.ackedOffset).toBe(ACKED_SAVE_STEP_BYTES);
+    spool.noteAcked(2 * ACKED_SAVE_STEP_BYTES - CHUNK);
+    // Killed here (never closed): the next run resumes a service without ACK from the last save.
+    const recovered = recoverAudioSpool(o.dir, key);
+    expect(recovered.manifest.ackedOffset).toBe(ACKED_SAVE_STEP_BYTES);
+    expect(continueAudioSpool(o, recovered).ackedOffset).toBe(ACKED_SAVE_STEP_BYTES);
   });
 
   it('drops a torn last record and recovers every complete one before it', () => {

@@ -30,6 +30,13 @@ export { SpoolKeyError, readRecoveredAudio, recoverAudioSpool, type RecoveredSpo
 /** 30 s of 16 kHz mono 16-bit audio per segment: an fsync every 30 s, and small files. */
 export const DEFAULT_SEGMENT_AUDIO_BYTES = 32_000 * 30;
 
+/**
+ * The manifest is saved when the acknowledged offset has moved this far (5 s of audio) since it
+ * was last saved: a restarted app facing a service without ACK resumes from the saved offset, so
+ * after a crash the service is sent at most about this much again (not the whole visit).
+ */
+export const ACKED_SAVE_STEP_BYTES = 32_000 * 5;
+
 export interface AudioSpool {
   readonly dir: string;
   /**
@@ -151,11 +158,13 @@ function openSpool(
   let discarded = false;
   let writeFailure = startFailure;
 
+  let savedAckedOffset = manifest.ackedOffset;
   const saveManifest = (): Error | undefined => {
     if (discarded) return undefined;
     manifest.updatedAt = now();
     try {
       writeSpoolManifest(options.dir, manifest);
+      savedAckedOffset = manifest.ackedOffset;
       return undefined;
     } catch (error) {
       return asError(error);
@@ -251,6 +260,7 @@ function openSpool(
     },
     noteAcked(offset) {
       manifest.ackedOffset = Math.max(manifest.ackedOffset, Math.min(offset, index.end));
+      if (manifest.ackedOffset - savedAckedOffset >= ACKED_SAVE_STEP_BYTES) saveManifest();
     },
     get ackedOffset() {
       return manifest.ackedOffset;
