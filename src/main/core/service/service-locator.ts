@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Settings } from '../../../shared/settings';
-import { startSandbox, type Sandbox } from '../../../../sandbox/server';
+import type { Sandbox } from '../../../../sandbox/server';
 import type { Logger } from '../ports';
 import type { ServiceEndpoint } from './token-source';
 
@@ -39,11 +39,10 @@ export function createServiceLocator(options: { dataDirectory: string; log: Logg
   let sandbox: Promise<Sandbox> | undefined;
 
   const builtin = () =>
-    (sandbox ??= startSandbox({
-      dataDir: join(options.dataDirectory, 'sandbox'),
-      asr: 'auto',
-      // It runs in this process and writes to the app's log: its lines say they are the demo's.
-      log: prefixed(options.log, 'built-in sandbox: '),
+    (sandbox ??= startBuiltinSandbox(options).catch((error: unknown) => {
+      // A failed start is not remembered: the next resolve() tries again.
+      sandbox = undefined;
+      throw error;
     }));
 
   return {
@@ -101,6 +100,23 @@ export function createServiceLocator(options: { dataDirectory: string; log: Logg
       if (sandbox) await (await sandbox).close();
     },
   };
+}
+
+/**
+ * The demo service is the test emulator (Fastify, an OpenID Connect provider, a recognizer): it is
+ * loaded only when the demo is chosen, so an app pointed at a real service never loads any of it
+ * (its own chunk in the build; test/main-bundle.test.ts checks the static import graph). Its test
+ * control API stays off: nothing on 127.0.0.1 can read a visit or inject a fault through the app.
+ */
+async function startBuiltinSandbox(options: { dataDirectory: string; log: Logger }): Promise<Sandbox> {
+  const { startSandbox } = await import('../../../../sandbox/server');
+  return startSandbox({
+    dataDir: join(options.dataDirectory, 'sandbox'),
+    asr: 'auto',
+    controlApi: false,
+    // It runs in this process and writes to the app's log: its lines say they are the demo's.
+    log: prefixed(options.log, 'built-in sandbox: '),
+  });
 }
 
 function prefixed(log: Logger, prefix: string): Logger {
