@@ -116,6 +116,29 @@ export default tseslint.config(
     },
   })),
 
+  // The product ships the product: main-process code reaches the test emulator only through the
+  // demo's dynamic import (core/service/service-locator.ts) and type imports; tests and their
+  // support files may start it. test/main-bundle.test.ts checks the built bundle the same way.
+  {
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/**/*.test.ts', 'src/main/**/*.test-support.ts', 'src/main/**/testing/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/sandbox/**'],
+              allowTypeImports: true,
+              message:
+                'Only the demo loads the emulator, through a dynamic import; main code may import its types.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
   // The Electron shell (files directly in src/main) may import Electron, but no UI code.
   {
     files: ['src/main/*.ts'],

@@ -15,8 +15,6 @@ export const SERVICE_LIMITS = {
   // protocol: Notifications (retries: timeout 5 s, backoff from 1 s, up to 5 times)
   webhookTimeoutMs: 5_000,
   webhookFirstBackoffMs: 1_000,
-  // protocol: Notifications (receiver: age ≤ 5 minutes)
-  notificationMaxAgeMs: 5 * 60 * 1000,
   /** How long note generation takes after end (the sandbox's choice; scaled too). */
   processingDelayMs: 1_500,
   /** How often ACK is sent while audio flows (protocol: "at least once a second"). */

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../src/shared/service';
 import { startSandbox, type Sandbox } from '../server';
 import { ServiceClient, syntheticSpeech } from '../test-support/service-client';
-import { startNotificationReceiver } from '../webhook/receiver-server';
+import { startNotificationReceiver } from '../../src/main/core/notifications/receiver-server';
 
 /** The notification webhook end to end, and the /__sandbox/ control API. */
 const secret = 'contract-test-webhook-secret';

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Notification } from '../../src/shared/service';
-import { startNotificationReceiver } from './receiver-server';
+import { startNotificationReceiver } from '../../src/main/core/notifications/receiver-server';
 import { createWebhookSender, type DeliveryRecord, type WebhookSender } from './sender';
 import {
   SECRET,

@@ -1,8 +1,14 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { NOTIFICATION_EVENT, type Notification } from '../../src/shared/service';
 import { SERVICE_COUNTS, type Timing } from '../limits';
-import { signNotification } from './signature';
+
+// protocol: Notifications (X-API-Key = lowercase hex HMAC-SHA-256 over `{generated-at}.{raw body}`)
+// The service's side of the signature; the app checks it with its own code
+// (src/main/core/notifications/signature.ts), so one cannot hide a mistake in the other.
+function signNotification(secret: string, generatedAt: string, rawBody: string): string {
+  return createHmac('sha256', secret).update(`${generatedAt}.${rawBody}`, 'utf8').digest('hex');
+}
 
 /**
  * The service side of notifications: POST each payload to the partner's notification URL, signed,

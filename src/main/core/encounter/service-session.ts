@@ -4,7 +4,7 @@ import { createAuthManager, type AuthManager } from '../auth';
 import type { SecretValues } from '../logging/secret-values';
 import type { Clock, Logger } from '../ports';
 import { SECRET_NAMES, type SecretBox } from '../secrets/secret-box';
-import { startNotificationReceiver } from '../../../../sandbox/webhook/receiver-server';
+import { startNotificationReceiver } from '../notifications/receiver-server';
 import { createRestClient, type RestClient } from '../service/rest-client';
 import type { ServiceConnection, createServiceLocator } from '../service/service-locator';
 

@@ -1,13 +1,13 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Notification } from '../../src/shared/service';
+import type { Notification } from '../../../shared/service';
 import {
   startNotificationReceiver,
   type ReceiverServerOptions,
   type RunningReceiver,
 } from './receiver-server';
 import { signNotification } from './signature';
-import { SECRET, successPayload } from './test-helpers';
+import { SECRET, successPayload } from '../../../../sandbox/webhook/test-helpers';
 
 let running: RunningReceiver | undefined;
 afterEach(async () => {

@@ -1,8 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Signing of session_summary_generated notifications. The service signs, the partner verifies; both
- * sides live here so they cannot drift apart.
+ * The signature of session_summary_generated notifications, as the app checks it. The service's
+ * side (the sandbox's sender) signs with its own code, so a mistake here cannot hide behind the
+ * same mistake there; signNotification is the app's own reference, used by its tests.
  */
 
 // protocol: Notifications (X-API-Key = lowercase hex HMAC-SHA-256 over `{generated-at}.{raw body}`)

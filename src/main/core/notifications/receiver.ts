@@ -1,5 +1,4 @@
-import { notificationSchema, type Notification } from '../../src/shared/service';
-import { SERVICE_LIMITS } from '../limits';
+import { notificationSchema, type Notification } from '../../../shared/service';
 import { verifyNotificationSignature } from './signature';
 
 /**
@@ -49,12 +48,14 @@ export interface NotificationReceiver {
   handle(request: ReceiverRequest): Promise<ReceiverResponse>;
 }
 
+// protocol: Notifications (receiver: verify an age ≤ 5 minutes)
+const MAX_AGE_MS = 5 * 60 * 1000;
+
 type Outcome = 'processed' | Error;
 
 export function createNotificationReceiver(options: ReceiverOptions): NotificationReceiver {
   const now = options.now ?? Date.now;
-  // protocol: Notifications (receiver: verify an age ≤ 5 minutes)
-  const maxAgeMs = options.maxAgeMs ?? SERVICE_LIMITS.notificationMaxAgeMs;
+  const maxAgeMs = options.maxAgeMs ?? MAX_AGE_MS;
   const maxClockSkewMs = options.maxClockSkewMs ?? 60_000;
   const dedupCapacity = options.dedupCapacity ?? 10_000;
   /** Keys whose onNotification completed, oldest first (a Map keeps insertion order). */

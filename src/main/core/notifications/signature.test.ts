@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { signNotification, verifyNotificationSignature } from './signature';
-import { SECRET } from './test-helpers';
+import { SECRET } from '../../../../sandbox/webhook/test-helpers';
 
 const GENERATED_AT = '1700000000000';
 const BODY = '{"status":"success","session_id":"s-1"}';

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Notification } from '../../src/shared/service';
+import type { Notification } from '../../../shared/service';
 import { createNotificationReceiver, type ReceiverOptions } from './receiver';
 import { signNotification } from './signature';
-import { SECRET, failurePayload, successPayload } from './test-helpers';
+import { SECRET, failurePayload, successPayload } from '../../../../sandbox/webhook/test-helpers';
 
 const NOW = 1_700_000_000_000;
 const FIVE_MINUTES = 5 * 60 * 1000;
