@@ -16,12 +16,15 @@ import { systemClock } from '../core/ports';
 import { startBrowserHost } from './host';
 import { createLaunchKey } from './launch-key';
 import { browserModeLogPath, createNodeFileLogger } from './node-file-logger';
+import { openInSystemBrowser } from './system-browser';
 
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: '0' },
     data: { type: 'string' },
     'renderer-dir': { type: 'string' },
+    // npm start's fallback: open the page in the system browser too (where there is one).
+    open: { type: 'boolean', default: false },
   },
 });
 
@@ -73,7 +76,13 @@ const host = await startBrowserHost({
 
 // The SCRIBE_URL line is for programs (tests, scripts); the rest is for people.
 console.log(`SCRIBE_URL=${host.launchUrl}`);
-console.log(`${PRODUCT_NAME} is running in browser mode. Open the address above in Chromium or Chrome.`);
+const opened = values.open && openInSystemBrowser(host.launchUrl, log);
+console.log(
+  `${PRODUCT_NAME} is running in browser mode. ` +
+    (opened
+      ? 'It opens in your browser; if not, open the address above in Chromium or Chrome.'
+      : 'Open the address above in Chromium or Chrome.'),
+);
 console.log(`Settings: ${core.settings.location}. Log: ${logPath}. Stop with Ctrl+C.`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
