@@ -3,14 +3,22 @@
 // postinstall), so `npm ci` works where its download host is unreachable; `npm start` and
 // `npm run dev` ask here first.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 
 const require = createRequire(import.meta.url);
 
-function installedRuntime() {
+/**
+ * The runtime's executable when it is installed, else undefined. Read from the package's own
+ * record (path.txt and dist/) rather than require('electron'): since Electron 42 that require
+ * starts a download when the runtime is missing.
+ */
+export function installedRuntime() {
   try {
-    const executable = require('electron');
+    const dir = dirname(require.resolve('electron/package.json'));
+    const relative = readFileSync(join(dir, 'path.txt'), 'utf8').trim();
+    const executable = join(process.env.ELECTRON_OVERRIDE_DIST_PATH ?? join(dir, 'dist'), relative);
     return existsSync(executable) ? executable : undefined;
   } catch {
     return undefined;

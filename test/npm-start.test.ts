@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
+import { electronRuntime } from '../e2e/support/electron-runtime';
 import { browserOpener } from '../src/main/browser-host/system-browser';
 import { launchCookie } from './support/browser-mode-process';
 
@@ -13,13 +13,7 @@ import { launchCookie } from './support/browser-mode-process';
  * (this one): one line says so, and the same app starts in browser mode at a printed address.
  * Where the runtime is installed, npm start launches the desktop app instead, so this is skipped.
  */
-const electronInstalled = (() => {
-  try {
-    return existsSync(createRequire(import.meta.url)('electron') as string);
-  } catch {
-    return false;
-  }
-})();
+const electronInstalled = electronRuntime().available;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'scribe-npm-start-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
