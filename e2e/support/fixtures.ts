@@ -1,5 +1,5 @@
 import { test as base, _electron, chromium, type Browser, type Page } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHostProcess, type HostProcess } from './browser-host-process';
@@ -34,9 +34,19 @@ interface WorkerFixtures extends ScribeTestOptions {
   browser: Browser;
 }
 
-export const test = base.extend<{ scribe: ScribeApp }, WorkerFixtures>({
+interface TestFixtures {
+  scribe: ScribeApp;
+  /**
+   * Files (name → contents) put in the data directory before the app first starts, per target,
+   * since each keeps its own file names (a damaged settings file, say).
+   */
+  seedFiles: Partial<Record<Target, Record<string, string>>>;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: ['browser', { option: true, scope: 'worker' }],
   fakeMicrophone: [undefined, { option: true, scope: 'worker' }],
+  seedFiles: [{}, { option: true }],
 
   browser: [
     async ({ fakeMicrophone }, use) => {
@@ -50,8 +60,11 @@ export const test = base.extend<{ scribe: ScribeApp }, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  scribe: async ({ target, browser, fakeMicrophone }, use) => {
+  scribe: async ({ target, browser, fakeMicrophone, seedFiles }, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'scribe-e2e-'));
+    for (const [name, contents] of Object.entries(seedFiles[target] ?? {})) {
+      await writeFile(join(dataDir, name), contents);
+    }
     const app =
       target === 'browser'
         ? await browserModeApp(browser, dataDir)

@@ -14,7 +14,7 @@ import { createSecretValues } from './core/logging/secret-values';
 import { systemClock } from './core/ports';
 import { createElectronFileLogger } from './electron-file-logger';
 import { createElectronSecretBox } from './electron-secret-box';
-import { createElectronSettingsStorage } from './electron-settings-storage';
+import { openElectronSettingsStorage } from './electron-settings-storage';
 import { exposeContractOverIpc } from './ipc-transport';
 import { createMainWindow } from './main-window';
 
@@ -46,8 +46,10 @@ app.on('second-instance', () => {
 
 async function start(): Promise<void> {
   serveRendererFromAppScheme(join(outDir, 'renderer'));
+  // A damaged settings.json is set aside first (electron-store would throw on it); the window says so.
+  const settings = await openElectronSettingsStorage(log);
   core = await createAppCore({
-    settingsStorage: createElectronSettingsStorage(),
+    settingsStorage: settings.storage,
     secrets: createElectronSecretBox(app.getPath('userData'), log),
     // Electron security checklist: open only the https (or loopback) sign-in URLs the core built.
     openExternal: (url) => openSignInPage(url),
@@ -58,6 +60,7 @@ async function start(): Promise<void> {
       platform: process.platform,
       runtime: { node: process.versions.node, electron: process.versions.electron },
       dataDirectory: app.getPath('userData'),
+      notices: settings.notices,
     },
     log,
     secretValues,
