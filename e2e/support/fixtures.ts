@@ -1,4 +1,11 @@
-import { test as base, _electron, chromium, type Browser, type Page } from '@playwright/test';
+import {
+  test as base,
+  _electron,
+  chromium,
+  type Browser,
+  type ElectronApplication,
+  type Page,
+} from '@playwright/test';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +25,8 @@ export interface ScribeApp {
   crash(): Promise<Page>;
   /** Browser mode only: the page origin and the launch address. */
   host?: HostProcess;
+  /** Electron only: the running app, for specs of the shell itself (its window, its quit). */
+  electron?: ElectronApplication;
 }
 
 /** Chosen per Playwright project: the same specs run against browser mode and Electron. */
@@ -117,13 +126,20 @@ async function electronApp(dataDir: string, chromiumFlags: string[]) {
   const launch = () =>
     _electron.launch({ args: ['.', ...chromiumFlags], env: { ...process.env, SCRIBE_DATA_DIR: dataDir } });
   let app = await launch();
+  // A spec may have quit the app itself (the shell's quit spec): close only a running one.
+  const closeIfRunning = async () => {
+    const child = app.process();
+    if (child.exitCode === null && child.signalCode === null) await app.close();
+  };
   const scribe: ScribeApp = {
     target: 'electron',
     page: await app.firstWindow(),
     dataDir,
+    electron: app,
     async restart() {
-      await app.close();
+      await closeIfRunning();
       app = await launch();
+      scribe.electron = app;
       scribe.page = await app.firstWindow();
       return scribe.page;
     },
@@ -131,9 +147,10 @@ async function electronApp(dataDir: string, chromiumFlags: string[]) {
       app.process().kill('SIGKILL');
       await app.close().catch(() => undefined);
       app = await launch();
+      scribe.electron = app;
       scribe.page = await app.firstWindow();
       return scribe.page;
     },
   };
-  return { scribe, close: () => app.close() };
+  return { scribe, close: closeIfRunning };
 }
