@@ -114,6 +114,15 @@ async function start(): Promise<void> {
   // stall timeout or a long backoff (the spool holds whatever the service has not acknowledged).
   powerMonitor.on('resume', () => core?.wake());
   powerMonitor.on('suspend', () => core?.suspend());
+  // A system shutdown may not wait for a quit (and on Windows emits no before-quit, app.md): the
+  // open spool segments are fsynced at once, synchronously; then a quit stops the core if there
+  // is still time (powerMonitor 'shutdown' on Linux and macOS, the window's 'session-end' on Windows).
+  const onShutdown = () => {
+    core?.suspend();
+    app.quit();
+  };
+  powerMonitor.on('shutdown', onShutdown);
+  window.on('session-end', onShutdown);
   await window.loadURL(startUrl);
 }
 
