@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { expectAccessible } from './support/axe';
 import { expect, test, type Target } from './support/fixtures';
 
 /**
@@ -49,6 +50,7 @@ test('a truncated settings file: the app starts from defaults, says so, keeps th
   expect(logText).toMatch(new RegExp(`a damaged file was set aside; starting from defaults .*${kept[0]}`));
   expect(logText).not.toContain('clinic-7');
   await page.screenshot({ path: `e2e/artifacts/damaged-settings-${target}.png`, fullPage: true });
+  await expectAccessible(page, 'setup with the damaged-settings notice');
 
   // The next visit works: the built-in demo service, a short recording, End, the note.
   await page.getByRole('button', { name: 'Save' }).click();
