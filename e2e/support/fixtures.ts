@@ -1,5 +1,12 @@
-import { test as base, _electron, chromium, type Browser, type Page } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
+import {
+  test as base,
+  _electron,
+  chromium,
+  type Browser,
+  type ElectronApplication,
+  type Page,
+} from '@playwright/test';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHostProcess, type HostProcess } from './browser-host-process';
@@ -18,6 +25,8 @@ export interface ScribeApp {
   crash(): Promise<Page>;
   /** Browser mode only: the page origin and the launch address. */
   host?: HostProcess;
+  /** Electron only: the running app, for specs of the shell itself (its window, its quit). */
+  electron?: ElectronApplication;
 }
 
 /** Chosen per Playwright project: the same specs run against browser mode and Electron. */
@@ -34,9 +43,19 @@ interface WorkerFixtures extends ScribeTestOptions {
   browser: Browser;
 }
 
-export const test = base.extend<{ scribe: ScribeApp }, WorkerFixtures>({
+interface TestFixtures {
+  scribe: ScribeApp;
+  /**
+   * Files (name → contents) put in the data directory before the app first starts, per target,
+   * since each keeps its own file names (a damaged settings file, say).
+   */
+  seedFiles: Partial<Record<Target, Record<string, string>>>;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: ['browser', { option: true, scope: 'worker' }],
   fakeMicrophone: [undefined, { option: true, scope: 'worker' }],
+  seedFiles: [{}, { option: true }],
 
   browser: [
     async ({ fakeMicrophone }, use) => {
@@ -50,8 +69,11 @@ export const test = base.extend<{ scribe: ScribeApp }, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  scribe: async ({ target, browser, fakeMicrophone }, use) => {
+  scribe: async ({ target, browser, fakeMicrophone, seedFiles }, use) => {
     const dataDir = await mkdtemp(join(tmpdir(), 'scribe-e2e-'));
+    for (const [name, contents] of Object.entries(seedFiles[target] ?? {})) {
+      await writeFile(join(dataDir, name), contents);
+    }
     const app =
       target === 'browser'
         ? await browserModeApp(browser, dataDir)
@@ -104,13 +126,20 @@ async function electronApp(dataDir: string, chromiumFlags: string[]) {
   const launch = () =>
     _electron.launch({ args: ['.', ...chromiumFlags], env: { ...process.env, SCRIBE_DATA_DIR: dataDir } });
   let app = await launch();
+  // A spec may have quit the app itself (the shell's quit spec): close only a running one.
+  const closeIfRunning = async () => {
+    const child = app.process();
+    if (child.exitCode === null && child.signalCode === null) await app.close();
+  };
   const scribe: ScribeApp = {
     target: 'electron',
     page: await app.firstWindow(),
     dataDir,
+    electron: app,
     async restart() {
-      await app.close();
+      await closeIfRunning();
       app = await launch();
+      scribe.electron = app;
       scribe.page = await app.firstWindow();
       return scribe.page;
     },
@@ -118,9 +147,10 @@ async function electronApp(dataDir: string, chromiumFlags: string[]) {
       app.process().kill('SIGKILL');
       await app.close().catch(() => undefined);
       app = await launch();
+      scribe.electron = app;
       scribe.page = await app.firstWindow();
       return scribe.page;
     },
   };
-  return { scribe, close: () => app.close() };
+  return { scribe, close: closeIfRunning };
 }

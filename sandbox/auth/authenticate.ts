@@ -43,28 +43,39 @@ export async function authenticate(
   if (!partner)
     throw new ServiceError(401, 'invalid_sdp_token', 'the partner of this token is not configured');
 
-  if (partner.auth_model === 'single_auth_token') {
-    // protocol: Authentication (Single Auth Token: sdp_provider_id on every REST call and the upgrade)
-    const providerHeader = header(headers, 'sdp_provider_id');
-    if (!providerHeader) {
-      throw new ServiceError(
-        400,
-        'missing_sdp_provider_id_header',
-        'sdp_provider_id header is required for this partner',
-      );
-    }
-    if (providerHeader !== verified.providerId) {
-      throw new ServiceError(
-        400,
-        'invalid_sdp_provider_id',
-        'sdp_provider_id does not match the token’s provider',
-      );
-    }
-  }
+  checkProviderHeader(headers, partner, verified.providerId);
   return {
     partner,
     providerId: verified.providerId,
     tokenIssuedAt: verified.issuedAt,
     tokenExpiresAt: verified.expiresAt,
   };
+}
+
+/**
+ * Single Auth Token partners name their provider in the header sdp_provider_id on every REST call
+ * (Login and Register included) and on the upgrade: missing → 400 missing_sdp_provider_id_header,
+ * another provider than the token's (or, on Login and Register, the body's) → 400
+ * invalid_sdp_provider_id. Other partners need no such header.
+ */
+export function checkProviderHeader(
+  headers: Headers,
+  partner: Partner | undefined,
+  providerId: string,
+  from: 'token' | 'body' = 'token',
+): void {
+  if (partner?.auth_model !== 'single_auth_token') return;
+  // protocol: Authentication (Single Auth Token: sdp_provider_id on every REST call and the upgrade)
+  const providerHeader = header(headers, 'sdp_provider_id');
+  if (!providerHeader) {
+    throw new ServiceError(
+      400,
+      'missing_sdp_provider_id_header',
+      'sdp_provider_id header is required for this partner',
+    );
+  }
+  if (providerHeader !== providerId) {
+    const whose = from === 'token' ? 'the token’s provider' : 'provider_id in the body';
+    throw new ServiceError(400, 'invalid_sdp_provider_id', `sdp_provider_id does not match ${whose}`);
+  }
 }

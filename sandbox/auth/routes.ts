@@ -3,6 +3,7 @@ import { loginRequestSchema, registerRequestSchema } from '../../src/shared/serv
 import { ServiceError } from '../errors';
 import type { Partner } from '../partners';
 import { parseBody } from '../validation';
+import { checkProviderHeader } from './authenticate';
 import { identifyProvider, type VerifyIdToken } from './partner-auth';
 import type { ProviderRegistry } from './provider-registry';
 import type { ServiceTokens } from './service-tokens';
@@ -21,6 +22,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
     const body = parseBody(loginRequestSchema, request.body);
     const partner = deps.partners.get(body.partner_id);
     const { providerId } = await identifyProvider(partner, body, deps.verifyIdToken, deps.resolveIdp);
+    // protocol: Authentication (Single Auth Token: sdp_provider_id on every REST call, Login too)
+    checkProviderHeader(request.headers, partner, providerId, 'body');
     if (!deps.registry.isRegistered(body.partner_id, providerId)) {
       // protocol: Authentication (unregistered → 401 provider_not_registered)
       throw new ServiceError(
@@ -38,6 +41,8 @@ export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): v
     const body = parseBody(registerRequestSchema, request.body);
     const partner = deps.partners.get(body.partner_id);
     const { providerId } = await identifyProvider(partner, body, deps.verifyIdToken, deps.resolveIdp);
+    // protocol: Authentication (Single Auth Token: sdp_provider_id on every REST call, Register too)
+    checkProviderHeader(request.headers, partner, providerId, 'body');
     const outcome = await deps.registry.register(body.partner_id, {
       provider_id: providerId,
       provider_name: body.provider_name,

@@ -44,7 +44,13 @@ describe('Login and Register', () => {
     const client = new ServiceClient(sandbox.url);
     const body = { ...bearer, provider_id: 'dr-multi', ...profile };
     expect((await client.call('POST', '/api/v1/auth/register', body)).status).toBe(201);
-    expect((await client.call('POST', '/api/v1/auth/register', { ...body, ...single })).status).toBe(201);
+    const linked = await client.call(
+      'POST',
+      '/api/v1/auth/register',
+      { ...body, ...single },
+      { sdp_provider_id: 'dr-multi' },
+    );
+    expect(linked.status).toBe(201);
     const again = await client.call('POST', '/api/v1/auth/register', body);
     expect(again.status).toBe(409);
     expect(again.body).toEqual({
@@ -81,6 +87,37 @@ describe('Login and Register', () => {
       status: 400,
       body: { message: expect.stringMatching(/^invalid_request: .*provider_name/) },
     });
+  });
+
+  it('for Single Auth Token partners need sdp_provider_id on Login and Register too, equal to provider_id', async () => {
+    const client = new ServiceClient(sandbox.url);
+    const login = { ...single, provider_id: 'dr-header' };
+    const register = { ...login, ...profile };
+    const missingHeader = {
+      status: 400,
+      body: { code: 400, message: expect.stringMatching(/^missing_sdp_provider_id_header: /) },
+    };
+    const otherProvider = {
+      status: 400,
+      body: { code: 400, message: expect.stringMatching(/^invalid_sdp_provider_id: /) },
+    };
+    expect(await client.call('POST', '/api/v1/auth/register', register)).toEqual(missingHeader);
+    expect(await client.call('POST', '/api/v1/auth/login', login)).toEqual(missingHeader);
+    const elsewhere = { sdp_provider_id: 'dr-someone-else' };
+    expect(await client.call('POST', '/api/v1/auth/register', register, elsewhere)).toEqual(otherProvider);
+    expect(await client.call('POST', '/api/v1/auth/login', login, elsewhere)).toEqual(otherProvider);
+    // Nothing was registered by the refused calls: the first Register with the header is new.
+    const own = { sdp_provider_id: 'dr-header' };
+    expect((await client.call('POST', '/api/v1/auth/register', register, own)).status).toBe(201);
+    const signedIn = await client.call('POST', '/api/v1/auth/login', login, own);
+    expect(signedIn).toMatchObject({ status: 200, body: { service_token: expect.any(String) } });
+  });
+
+  it('do not need sdp_provider_id on Login and Register for bearer partners', async () => {
+    const client = new ServiceClient(sandbox.url);
+    const login = { ...bearer, provider_id: 'dr-no-header' };
+    expect((await client.call('POST', '/api/v1/auth/register', { ...login, ...profile })).status).toBe(201);
+    expect((await client.call('POST', '/api/v1/auth/login', login)).status).toBe(200);
   });
 
   it('refuses malformed bodies with 400, never 5xx', async () => {
@@ -173,7 +210,9 @@ describe('authenticated calls', () => {
 
   it('for Single Auth Token partners need sdp_provider_id equal to the token’s provider', async () => {
     const client = new ServiceClient(sandbox.url);
+    client.providerHeader = 'dr-single';
     await client.signIn({ ...single, provider_id: 'dr-single' });
+    delete client.providerHeader;
     const missing = await client.call('POST', '/api/v1/ambient/session/create', { encounter_id: 'e1' });
     expect(missing).toEqual({
       status: 400,

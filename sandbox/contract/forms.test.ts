@@ -18,12 +18,13 @@ const customForm = {
 beforeAll(async () => {
   sandbox = await startSandbox({ timeScale: 0.01, asr: 'energy', minSpeechMs: 500 });
   client = new ServiceClient(sandbox.url);
+  // Single Auth Token: sdp_provider_id on every REST call, Login and Register included.
+  client.providerHeader = 'nurse-1';
   await client.signIn({
     partner_id: 'demo-single-auth',
     partner_token: 'sandbox-single-auth-partner-token',
     provider_id: 'nurse-1',
   });
-  client.providerHeader = 'nurse-1';
 });
 afterAll(() => sandbox.close());
 

@@ -19,9 +19,11 @@ export function createElectronFileLogger(): Logger {
   // renderer does not log through it, and such lines would reach the file without the scrubber.
   ipcMain.removeAllListeners(ELECTRON_LOG_CHANNEL);
   ipcMain.removeHandler(ELECTRON_LOG_CHANNEL);
+  return electronLogFileLogger(log, { filePath: electronLogPath, console: !app.isPackaged });
+}
+
+/** Where main.log is (the dialogs that close the app name it for the IT admin). */
+export function electronLogPath(): string {
   const dataDirectory = process.env.SCRIBE_DATA_DIR;
-  return electronLogFileLogger(log, {
-    filePath: () => join(dataDirectory ? join(dataDirectory, 'logs') : app.getPath('logs'), LOG_FILE_NAME),
-    console: !app.isPackaged,
-  });
+  return join(dataDirectory ? join(dataDirectory, 'logs') : app.getPath('logs'), LOG_FILE_NAME);
 }

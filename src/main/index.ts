@@ -2,21 +2,30 @@
  * The Electron shell: lifecycle, the window and the wiring of the Electron-free core to
  * electron-store and IPC. Everything else lives in core/ and runs without Electron.
  */
-import { app, powerMonitor, shell, type BrowserWindow } from 'electron';
+import { app, dialog, Menu, powerMonitor, shell, type BrowserWindow } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSignInPageUrl } from '../shared/sign-in-page';
+import { applicationMenuTemplate } from './app-menu';
 import { APP_ORIGIN, registerAppSchemePrivileges, serveRendererFromAppScheme } from './app-protocol';
 import { createAppCore, type AppCore } from './core/app-core';
 import { PRODUCT_NAME } from './core/data-directory';
+import {
+  startupFailureMessage,
+  windowCrashLoopMessage,
+  type FailureMessage,
+} from './core/lifecycle/failure-messages';
+import { createQuitFlush } from './core/lifecycle/quit-flush';
+import { createReloadGuard, MAX_RELOADS, RELOAD_WINDOW_MS } from './core/lifecycle/reload-guard';
 import { scrubbedLogger } from './core/logging/scrubbed-logger';
 import { createSecretValues } from './core/logging/secret-values';
 import { systemClock } from './core/ports';
-import { createElectronFileLogger } from './electron-file-logger';
+import { createElectronFileLogger, electronLogPath } from './electron-file-logger';
 import { createElectronSecretBox } from './electron-secret-box';
-import { createElectronSettingsStorage } from './electron-settings-storage';
+import { openElectronSettingsStorage } from './electron-settings-storage';
 import { exposeContractOverIpc } from './ipc-transport';
 import { createMainWindow } from './main-window';
+import { recoverFromRendererCrashes } from './window-recovery';
 
 // Tests and portable installs choose the data directory; it must be set before anything reads it.
 if (process.env.SCRIBE_DATA_DIR) app.setPath('userData', process.env.SCRIBE_DATA_DIR);
@@ -27,6 +36,7 @@ const outDir = fileURLToPath(new URL('..', import.meta.url));
 // electron-vite dev serves the renderer over http with hot reload; a build uses app://.
 const devRendererUrl = app.isPackaged ? undefined : process.env.ELECTRON_RENDERER_URL;
 const appOrigin = devRendererUrl ? new URL(devRendererUrl).origin : APP_ORIGIN;
+const startUrl = devRendererUrl ?? `${APP_ORIGIN}/index.html`;
 
 // Every line goes through the scrubber (no token, secret or patient data) to the log file; the
 // core registers each secret it learns in secretValues so the scrubber knows it by value too.
@@ -35,6 +45,15 @@ const log = scrubbedLogger(createElectronFileLogger(), secretValues);
 
 let core: AppCore | undefined;
 let mainWindow: BrowserWindow | undefined;
+
+// Quitting stops the core first (History and the spool flushed), within 5 s: core/lifecycle/quit-flush.ts.
+const quitFlush = createQuitFlush({
+  stop: () => core?.stop() ?? Promise.resolve(),
+  quit: () => app.quit(),
+  log,
+  clock: systemClock,
+});
+app.on('before-quit', (event) => quitFlush.onBeforeQuit(event));
 
 // One instance per user: two would share the secret box, and a rotated OIDC refresh token replayed
 // by the second instance makes the identity provider revoke the sign-in of both.
@@ -46,8 +65,16 @@ app.on('second-instance', () => {
 
 async function start(): Promise<void> {
   serveRendererFromAppScheme(join(outDir, 'renderer'));
+  // Electron's default menu would ship View ▸ Reload and DevTools (app-menu.ts).
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      applicationMenuTemplate({ packaged: app.isPackaged, platform: process.platform, appName: app.name }),
+    ),
+  );
+  // A damaged settings.json is set aside first (electron-store would throw on it); the window says so.
+  const settings = await openElectronSettingsStorage(log);
   core = await createAppCore({
-    settingsStorage: createElectronSettingsStorage(),
+    settingsStorage: settings.storage,
     secrets: createElectronSecretBox(app.getPath('userData'), log),
     // Electron security checklist: open only the https (or loopback) sign-in URLs the core built.
     openExternal: (url) => openSignInPage(url),
@@ -58,33 +85,80 @@ async function start(): Promise<void> {
       platform: process.platform,
       runtime: { node: process.versions.node, electron: process.versions.electron },
       dataDirectory: app.getPath('userData'),
+      notices: settings.notices,
     },
     log,
     secretValues,
     clock: systemClock,
   });
-  const window = createMainWindow(join(outDir, 'preload', 'index.cjs'), appOrigin);
+  const window = createMainWindow({
+    preloadPath: join(outDir, 'preload', 'index.cjs'),
+    appOrigin,
+    packaged: app.isPackaged,
+  });
   mainWindow = window;
   exposeContractOverIpc(core, window, appOrigin);
+  // A renderer that dies is loaded again (the page re-attaches to a recording visit by itself);
+  // one that keeps dying closes the app with a dialog instead of a blank window.
+  recoverFromRendererCrashes(window, {
+    url: startUrl,
+    log,
+    guard: createReloadGuard(() => Date.now()),
+    quitting: () => quitFlush.quitting,
+    onCrashLoop: () => {
+      showFailure(windowCrashLoopMessage(logPathForPeople(), MAX_RELOADS + 1, RELOAD_WINDOW_MS / 1_000));
+      app.quit();
+    },
+  });
   // After sleep the stream's socket may be dead without knowing it: reconnect now, not after a
   // stall timeout or a long backoff (the spool holds whatever the service has not acknowledged).
   powerMonitor.on('resume', () => core?.wake());
   powerMonitor.on('suspend', () => core?.suspend());
-  await window.loadURL(devRendererUrl ?? `${APP_ORIGIN}/index.html`);
+  // A system shutdown may not wait for a quit (and on Windows emits no before-quit, app.md): the
+  // open spool segments are fsynced at once, synchronously; then a quit stops the core if there
+  // is still time (powerMonitor 'shutdown' on Linux and macOS, the window's 'session-end' on Windows).
+  const onShutdown = () => {
+    core?.suspend();
+    app.quit();
+  };
+  powerMonitor.on('shutdown', onShutdown);
+  window.on('session-end', onShutdown);
+  await window.loadURL(startUrl);
 }
 
-app
-  .whenReady()
-  .then(start, (error: unknown) => {
-    log.error('the app could not start', { error });
-    app.exit(1);
-  })
-  // A step of start() that failed (the window did not load, say) is written down, not lost.
-  .catch((error: unknown) => log.error('the app did not finish starting', { error }));
+app.whenReady().then(start).catch(failedToStart);
 
-app.on('window-all-closed', () => {
-  void core?.stop().finally(() => app.quit());
-});
+/**
+ * Any step of the start that failed (the settings, the secret box, the window did not load): the
+ * clinician sees a dialog instead of an invisible process, and the app exits, which also lets go of
+ * the single-instance lock so the next launch starts afresh. A core that did start is stopped first.
+ */
+async function failedToStart(error: unknown): Promise<void> {
+  log.error('app: could not start', { error });
+  await quitFlush.stopWithin();
+  showFailure(startupFailureMessage(logPathForPeople()));
+  app.exit(1);
+}
+
+/**
+ * dialog.showErrorBox works before the app is ready (Electron docs, dialog.md), though on Linux
+ * only on stderr then; every caller here runs once it is ready, where it is a modal dialog.
+ */
+function showFailure(message: FailureMessage): void {
+  dialog.showErrorBox(message.title, message.content);
+}
+
+function logPathForPeople(): string {
+  try {
+    return electronLogPath();
+  } catch {
+    return 'the logs folder of the app data directory';
+  }
+}
+
+// One window: closing it quits the app on every platform, macOS included (a visit lives in the
+// window, so there is nothing to keep running without one). before-quit then stops the core.
+app.on('window-all-closed', () => app.quit());
 
 /** shell.openExternal only for sign-in pages: https, or http on the loopback IdP of the sandbox. */
 async function openSignInPage(url: string): Promise<void> {

@@ -1,4 +1,5 @@
 import { BrowserWindow, session } from 'electron';
+import { isReloadOrDevToolsKey } from './app-menu';
 import { mayHave, mayRequest } from './core/permission-policy';
 import { originOf } from './core/sender-policy';
 
@@ -8,7 +9,14 @@ import { originOf } from './core/sender-policy';
  * only permissions granted are the microphone (audio) and clipboard writes, and only to our own
  * page (core/permission-policy.ts).
  */
-export function createMainWindow(preloadPath: string, appOrigin: string): BrowserWindow {
+export interface MainWindowOptions {
+  preloadPath: string;
+  appOrigin: string;
+  /** app.isPackaged: no DevTools, and the reload and DevTools keys do nothing (app-menu.ts). */
+  packaged: boolean;
+}
+
+export function createMainWindow({ preloadPath, appOrigin, packaged }: MainWindowOptions): BrowserWindow {
   const window = new BrowserWindow({
     width: 1100,
     height: 780,
@@ -27,6 +35,12 @@ export function createMainWindow(preloadPath: string, appOrigin: string): Browse
       // A middle click on a link fires auxclick, which can open it in a new window; the window
       // open handler below refuses those too, and this keeps the page from seeing the event.
       disableBlinkFeatures: 'Auxclick',
+      // The capture runs in this page (AudioWorklet, VAD, the chunk timer) and must keep its
+      // 100 ms cadence while the clinician minimizes the app or works in the EHR in front of it;
+      // Chromium's background throttling slows a hidden page's timers and animations.
+      backgroundThrottling: false,
+      // A packaged build has no DevTools: they would open the renderer to anyone at the keyboard.
+      devTools: !packaged,
     },
   });
   window.once('ready-to-show', () => window.show());
@@ -36,6 +50,14 @@ export function createMainWindow(preloadPath: string, appOrigin: string): Browse
     if (originOf(url) !== appOrigin) event.preventDefault();
   });
   window.webContents.setWindowOpenHandler(() => ({ action: 'deny' }));
+
+  // A reload mid-visit drops the page's capture: a packaged build's menu has no Reload, and the
+  // window refuses the keys too, whatever menu is set (preventDefault also stops menu shortcuts).
+  if (packaged) {
+    window.webContents.on('before-input-event', (event, input) => {
+      if (isReloadOrDevToolsKey(input)) event.preventDefault();
+    });
+  }
 
   // "Handle session permission requests from remote content".
   const ses = session.defaultSession;

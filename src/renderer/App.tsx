@@ -7,6 +7,7 @@ import { RecordView } from './views/RecordView';
 import { ResultsView } from './views/ResultsView';
 import { SetupView } from './views/setup/SetupView';
 import { SignInPanel } from './views/SignInPanel';
+import { StartupNotices } from './views/StartupNotices';
 import { StatusBar } from './views/StatusBar';
 
 export function App() {
@@ -25,6 +26,7 @@ export function App() {
           </button>
         )}
       </header>
+      <StartupNotices />
       <DemoBanner />
       <main className="app-main">
         <div className="stack">

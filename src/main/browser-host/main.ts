@@ -12,6 +12,7 @@ import { createJsonFileStorage } from '../core/json-file-storage';
 import { scrubbedLogger } from '../core/logging/scrubbed-logger';
 import { createSecretValues } from '../core/logging/secret-values';
 import { createFileSecretBox } from '../core/secrets/file-secret-box';
+import { checkSettingsFile } from '../core/startup/settings-file-check';
 import { systemClock } from '../core/ports';
 import { startBrowserHost } from './host';
 import { createLaunchKey } from './launch-key';
@@ -47,10 +48,14 @@ const launchKey = createLaunchKey();
 secretValues.add(launchKey.key);
 secretValues.add(launchKey.sessionToken);
 
+// Own file names: the desktop app keeps electron-store's settings.json and an encrypted
+// secrets.json in the same directory, in formats browser mode must not overwrite. A damaged
+// settings file is set aside first, as the desktop app does, and the window says so.
+const settingsPath = join(dataDirectory, 'browser-settings.json');
+const notices = await checkSettingsFile(settingsPath, log);
+
 const core = await createAppCore({
-  // Own file names: the desktop app keeps electron-store's settings.json and an encrypted
-  // secrets.json in the same directory, in formats browser mode must not overwrite.
-  settingsStorage: createJsonFileStorage(join(dataDirectory, 'browser-settings.json'), log),
+  settingsStorage: createJsonFileStorage(settingsPath, log),
   // Browser mode keeps secrets in a file only this user can read (Electron uses the OS keychain).
   secrets: createFileSecretBox({ filePath: join(dataDirectory, 'browser-secrets.json'), log }),
   appInfo: {
@@ -60,6 +65,7 @@ const core = await createAppCore({
     platform: process.platform,
     runtime: { node: process.versions.node },
     dataDirectory,
+    notices,
   },
   log,
   secretValues,

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { ENCOUNTER_LABELS, type AppInfo } from '../../shared/contract';
+import { appInfoSchema, ENCOUNTER_LABELS, type AppInfo } from '../../shared/contract';
 import { UserFacingError } from './user-facing-error';
 import { ServiceCallError } from './service/service-error';
 import { SETTING_LABELS } from '../../shared/settings';
@@ -82,8 +82,13 @@ export const MAINTENANCE_INTERVAL_MS = 60_000;
 /** Everything main does, wired from its ports; both shells (Electron and browser mode) call this. */
 export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   const secretValues = shellDeps.secretValues ?? createSecretValues();
-  // Every secret read from or stored in the box is known to the scrubber from then on.
-  const deps = { ...shellDeps, secrets: rememberingSecretBox(shellDeps.secrets, secretValues) };
+  // Every secret read from or stored in the box is known to the scrubber from then on. The shell's
+  // facts cross the contract as they are, so they are held to its schema here, once.
+  const deps = {
+    ...shellDeps,
+    appInfo: appInfoSchema.parse(shellDeps.appInfo),
+    secrets: rememberingSecretBox(shellDeps.secrets, secretValues),
+  };
   // Where each run starts in the log, and with what.
   deps.log.info('app: starting', {
     mode: deps.appInfo.mode,

@@ -1,33 +1,24 @@
-import { readFile, rename } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import writeFileAtomic from 'write-file-atomic';
 import type { JsonStorage, Logger } from './ports';
+import { setAsideIfDamaged } from './startup/damaged-json-file';
 
 /**
- * Browser mode's settings file: one JSON document, replaced atomically (write to a temp file,
- * fsync, rename) so a crash mid-write leaves either the old or the new file, never half of one.
- * Readable by the owner only.
+ * Browser mode's settings file (and both modes' history): one JSON document, replaced atomically
+ * (write to a temp file, fsync, rename) so a crash mid-write leaves either the old or the new file,
+ * never half of one. Readable by the owner only.
  */
 export function createJsonFileStorage(filePath: string, log: Logger): JsonStorage {
   return {
     location: filePath,
     async read() {
-      let text: string;
+      // Keep a damaged file for the admin instead of overwriting it with defaults.
+      if (await setAsideIfDamaged(filePath, log)) return undefined;
       try {
-        text = await readFile(filePath, 'utf8');
+        return JSON.parse((await readFile(filePath, 'utf8')).replace(/^\uFEFF/, '')) as unknown;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
         throw error;
-      }
-      try {
-        return JSON.parse(text) as unknown;
-      } catch {
-        // Keep the unreadable file for the admin instead of overwriting it with defaults.
-        const keptAs = `${filePath}.unreadable-${Date.now()}`;
-        await rename(filePath, keptAs);
-        log.warn('settings file was not valid JSON; kept it aside and started from defaults', {
-          keptAs,
-        });
-        return undefined;
       }
     },
     async write(value) {

@@ -69,7 +69,7 @@ describe('settings in browser mode (a JSON file)', () => {
     await writeFile(file, '{"partnerId": "clin');
     const settings = await open();
     expect(settings.get()).toEqual(DEFAULT_SETTINGS);
-    const kept = (await readdir(dir)).filter((name) => name.startsWith('settings.json.unreadable-'));
+    const kept = (await readdir(dir)).filter((name) => /^settings\.damaged-.*\.json$/.test(name));
     expect(kept).toHaveLength(1);
     expect(await readFile(join(dir, kept[0] as string), 'utf8')).toBe('{"partnerId": "clin');
   });

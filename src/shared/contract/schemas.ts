@@ -25,6 +25,11 @@ export const appInfoSchema = z.object({
   runtime: z.object({ node: z.string(), electron: z.string().optional() }),
   /** Where settings and (later) the audio spool live, so an IT admin can find them. */
   dataDirectory: z.string(),
+  /**
+   * What the clinician must know about this start, each a sentence that says what happened and
+   * what to do (a damaged settings file set aside). Shown in the window; none when all is well.
+   */
+  notices: z.array(z.string().min(1).max(500)).max(10).optional(),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 

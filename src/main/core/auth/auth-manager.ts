@@ -11,7 +11,12 @@ import type { AuthPhase, AuthStatus } from './auth-status';
 import { asSignInProblem } from './sign-in-sentences';
 import type { OidcSettings } from './oidc-client';
 import { oidcPartnerToken, sharedPartnerToken, type PartnerTokenSource } from './partner-token';
-import { loginRegisteringOnce, type LoginResult, type RegisterProfile } from './service-login';
+import {
+  loginRegisteringOnce,
+  type LoginHeaders,
+  type LoginResult,
+  type RegisterProfile,
+} from './service-login';
 
 /**
  * The app's sign-in with the service (spec "Authentication"), as a TokenSource: it logs in with the
@@ -179,11 +184,19 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       // protocol: Authentication (standard: provider_id optional and ignored; derived from the ID token)
       ...(authModel === 'standard' ? {} : { provider_id: providerId }),
     };
-    return loginRegisteringOnce(transport, request, () => {
-      // Standard partners: the IdP knows the clinician's name (or at least their user name).
-      const identity = partner.identity();
-      return { ...options.profile, name: options.profile.name || identity.name || identity.sub };
-    });
+    // protocol: Authentication (Single Auth Token: sdp_provider_id on every REST call, Login and
+    // Register included; a strict service answers 400 missing_sdp_provider_id_header without it)
+    const headers: LoginHeaders = authModel === 'single_auth_token' ? { sdp_provider_id: providerId } : {};
+    return loginRegisteringOnce(
+      transport,
+      request,
+      () => {
+        // Standard partners: the IdP knows the clinician's name (or at least their user name).
+        const identity = partner.identity();
+        return { ...options.profile, name: options.profile.name || identity.name || identity.sub };
+      },
+      headers,
+    );
   }
 
   async function login(interactive: boolean): Promise<ServiceCredentials> {

@@ -45,7 +45,18 @@ export interface LoginResult {
 // protocol: Authentication (token lifetime 1 hour when expires_in is absent)
 const DEFAULT_LIFETIME_MS = 60 * 60 * 1000;
 
-async function postWithRetries(transport: LoginTransport, path: string, body: object): Promise<HttpReply> {
+/**
+ * Headers Login and Register carry besides the body: for Single Auth Token partners,
+ * sdp_provider_id (the same provider_id as in the body).
+ */
+export type LoginHeaders = Record<string, string>;
+
+async function postWithRetries(
+  transport: LoginTransport,
+  path: string,
+  body: object,
+  headers: LoginHeaders,
+): Promise<HttpReply> {
   for (let attempt = 1; ; attempt += 1) {
     let failure: ServiceCallError;
     try {
@@ -54,6 +65,7 @@ async function postWithRetries(transport: LoginTransport, path: string, body: ob
         method: 'POST',
         path,
         body,
+        headers,
         timeoutMs: transport.timeoutMs,
       });
       if (isSuccess(reply) || !(reply.status >= 500)) return reply;
@@ -71,8 +83,9 @@ async function postWithRetries(transport: LoginTransport, path: string, body: ob
 async function login(
   transport: LoginTransport,
   request: LoginRequest,
+  headers: LoginHeaders,
 ): Promise<LoginResult | ServiceCallError> {
-  const reply = await postWithRetries(transport, '/auth/login', request);
+  const reply = await postWithRetries(transport, '/auth/login', request, headers);
   if (!isSuccess(reply)) return errorFromReply(reply);
   // protocol: Authentication (200 {"service_token", "expires_in"})
   const answer = parseReply(loginResponseSchema, reply, 'login');
@@ -80,8 +93,12 @@ async function login(
   return { serviceToken: answer.service_token, lifetimeMs, registered: false };
 }
 
-async function register(transport: LoginTransport, request: RegisterRequest): Promise<void> {
-  const reply = await postWithRetries(transport, '/auth/register', request);
+async function register(
+  transport: LoginTransport,
+  request: RegisterRequest,
+  headers: LoginHeaders,
+): Promise<void> {
+  const reply = await postWithRetries(transport, '/auth/register', request, headers);
   // protocol: Authentication (Register: 201 new or newly linked, 409 already linked = success)
   if (isSuccess(reply)) return;
   if (reply.status === 409) {
@@ -96,8 +113,9 @@ export async function loginRegisteringOnce(
   transport: LoginTransport,
   request: LoginRequest,
   profile: () => RegisterProfile,
+  headers: LoginHeaders = {},
 ): Promise<LoginResult> {
-  const first = await login(transport, request);
+  const first = await login(transport, request, headers);
   if (!(first instanceof ServiceCallError)) return first;
   // protocol: Authentication (unregistered → 401 provider_not_registered; Register once, Login again)
   if (first.status !== 401 || first.id !== 'provider_not_registered') throw first;
@@ -105,13 +123,17 @@ export async function loginRegisteringOnce(
   const { name, orgId, specialty } = profile();
   if (!name || !orgId) throw authError('profile_incomplete');
   transport.log.info('auth: provider not registered yet; registering', {});
-  await register(transport, {
-    ...request,
-    provider_name: name,
-    provider_org_id: orgId,
-    ...(specialty ? { provider_specialty: specialty } : {}),
-  });
-  const second = await login(transport, request);
+  await register(
+    transport,
+    {
+      ...request,
+      provider_name: name,
+      provider_org_id: orgId,
+      ...(specialty ? { provider_specialty: specialty } : {}),
+    },
+    headers,
+  );
+  const second = await login(transport, request, headers);
   if (second instanceof ServiceCallError) throw second;
   return { ...second, registered: true };
 }

@@ -81,7 +81,11 @@ export async function registerDirectly(
 ): Promise<number> {
   const response = await fetch(`${sandbox.url}/api/v1/auth/register`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: {
+      'content-type': 'application/json',
+      // Single Auth Token partners name the provider in this header too; others ignore it.
+      sdp_provider_id: body.provider_id,
+    },
     body: JSON.stringify({ ...body, provider_name: 'Dr. Elsewhere', provider_org_id: 'clinic-7' }),
   });
   return response.status;

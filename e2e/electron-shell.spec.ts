@@ -1,0 +1,124 @@
+import type { ElectronApplication } from '@playwright/test';
+import { once } from 'node:events';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { expect, test } from './support/fixtures';
+
+/**
+ * The desktop shell itself (src/main/index.ts and the files beside it), on a machine with the
+ * Electron runtime: the window keeps rendering in the background, a renderer that dies is loaded
+ * again (and one that keeps dying closes the app with a dialog), and quitting stops the core first
+ * so the visit being recorded is on disk for the next start. Browser mode has no such shell.
+ */
+test.skip(
+  ({ target }) => target !== 'electron',
+  'the Electron shell (window, menu, quit) exists only in Electron',
+);
+test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
+
+const logOf = (dataDir: string) => readFile(join(dataDir, 'logs', 'main.log'), 'utf8').catch(() => '');
+
+function crashRenderer(electron: ElectronApplication): Promise<void> {
+  return electron.evaluate(({ BrowserWindow }) =>
+    BrowserWindow.getAllWindows()[0]?.webContents.forcefullyCrashRenderer(),
+  );
+}
+
+/** The link state the window shows now, read by the main process (the page object dies with its renderer). */
+function linkState(electron: ElectronApplication): Promise<unknown> {
+  return electron.evaluate(({ BrowserWindow }) =>
+    BrowserWindow.getAllWindows()[0]?.webContents.executeJavaScript(
+      "document.querySelector('[data-testid=link-state]')?.textContent ?? null",
+    ),
+  );
+}
+
+test('the window is not throttled in the background, and the menu is the app’s own', async ({ scribe }) => {
+  const electron = scribe.electron!;
+  const facts = await electron.evaluate(({ BrowserWindow, Menu }) => ({
+    throttled: BrowserWindow.getAllWindows()[0]?.webContents.getBackgroundThrottling(),
+    menus: Menu.getApplicationMenu()?.items.map((item) => item.label),
+    platform: process.platform,
+  }));
+  expect(facts.throttled).toBe(false);
+  // A development build (not packaged) keeps View for developers; app-menu.test.ts covers packaged builds.
+  expect(facts.menus).toEqual(
+    facts.platform === 'darwin' ? ['Ambient Scribe', 'Edit', 'View', 'Window'] : ['File', 'Edit', 'View'],
+  );
+});
+
+test('a renderer that dies is loaded again, and the app says why in its log', async ({ scribe }) => {
+  const electron = scribe.electron!;
+  await expect(scribe.page.getByTestId('link-state')).toHaveText('App core connected');
+  await crashRenderer(electron);
+  await expect
+    .poll(() => logOf(scribe.dataDir), { timeout: 15_000 })
+    .toContain('window: reloaded after the renderer was gone');
+  expect(await logOf(scribe.dataDir)).toMatch(
+    /window: the renderer process is gone \{"reason":"(killed|crashed)"/,
+  );
+  await expect.poll(() => linkState(electron), { timeout: 15_000 }).toBe('App core connected');
+});
+
+test('a renderer that keeps dying: after 3 reloads within a minute, a dialog names the log, and the app quits', async ({
+  scribe,
+}) => {
+  const electron = scribe.electron!;
+  const child = electron.process();
+  let stdout = '';
+  child.stdout?.on('data', (data: Buffer) => (stdout += data.toString()));
+  // The dialog is modal; here it writes what it would show instead.
+  await electron.evaluate(({ dialog }) => {
+    dialog.showErrorBox = (title, content) => {
+      process.stdout.write(`DIALOG ${JSON.stringify({ title, content })}\n`);
+    };
+  });
+  const exited = once(child, 'exit');
+  for (let reloads = 1; reloads <= 3; reloads += 1) {
+    await crashRenderer(electron);
+    await expect
+      .poll(async () => (await logOf(scribe.dataDir)).split('window: reloaded after').length - 1, {
+        timeout: 15_000,
+      })
+      .toBe(reloads);
+    await expect.poll(() => linkState(electron), { timeout: 15_000 }).toBe('App core connected');
+  }
+  await crashRenderer(electron);
+  await exited;
+
+  const shown = stdout.split('\n').find((line) => line.startsWith('DIALOG '));
+  const dialog = JSON.parse(shown!.slice('DIALOG '.length)) as { title: string; content: string };
+  expect(dialog.title).toBe('Ambient Scribe keeps stopping');
+  expect(dialog.content).toContain('stopped working 4 times within 60 seconds');
+  expect(dialog.content).toContain(join(scribe.dataDir, 'logs', 'main.log'));
+  const log = await logOf(scribe.dataDir);
+  expect(log).toContain('window: the renderer keeps crashing; closing the app');
+  expect(log).toContain('app: core stopped before quitting');
+});
+
+test('quitting mid-recording stops the core first: the next start finds the visit, and Finish makes its note', async ({
+  scribe,
+}) => {
+  test.setTimeout(150_000);
+  const electron = scribe.electron!;
+  let { page } = scribe;
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByLabel('Encounter ID').fill('quitvisit1');
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  await expect(page.getByTestId('elapsed')).toHaveText('0:12', { timeout: 30_000 });
+
+  // As ⌘Q or File ▸ Quit do: app.quit(), which emits before-quit and not window-all-closed.
+  const exited = once(electron.process(), 'exit');
+  await electron.evaluate(({ app }) => app.quit());
+  await exited;
+  const log = await logOf(scribe.dataDir);
+  expect(log).toContain('app: stopped');
+  expect(log).toContain('app: core stopped before quitting');
+  expect(log).not.toContain('did not stop in time');
+
+  page = await scribe.restart();
+  const row = page.getByTestId('history').getByRole('row', { name: /quitvisit1/ });
+  await expect(row).toContainText('Interrupted');
+  await row.getByRole('button', { name: 'Finish quitvisit1' }).click();
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
+});
