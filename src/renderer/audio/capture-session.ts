@@ -1,4 +1,4 @@
-import { CHUNK_MS } from '../../shared/audio-format';
+import { SERVICE_SAMPLE_RATE } from '../../shared/audio-format';
 import { CHUNK_HEADER_BYTES, writeChunkHeader } from '../../shared/contract/audio-chunk';
 import { startCaptureGraph, type CaptureGraph } from './capture-graph';
 import { chooseMicrophone, isStillConnected } from './device-choice';
@@ -48,6 +48,7 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   async function handle(
     message: ArrayBuffer,
     capturedAt: number,
+    final: boolean,
     release: (message: ArrayBuffer) => void,
   ): Promise<void> {
     const samples = new Int16Array(message, CHUNK_HEADER_BYTES);
@@ -64,12 +65,13 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
       seq: seq++,
       capturedAt,
       speech: verdict.speech,
+      ...(final ? { final } : {}),
       ...(verdict.probability !== undefined ? { speechProbability: verdict.probability } : {}),
     });
     deps.sendChunk(message);
     release(message);
     deps.onLevel({ ...level, speech: verdict.speech });
-    const silent = noSignal.update(level, CHUNK_MS);
+    const silent = noSignal.update(level, (samples.length / SERVICE_SAMPLE_RATE) * 1_000);
     if (silent !== status.noSignal) report({ noSignal: silent });
   }
 
@@ -85,11 +87,12 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
     const release = (message: ArrayBuffer) => slot.graph?.release(message);
     const built = await startCaptureGraph(openStream, {
       ...(deps.contextSampleRate ? { contextSampleRate: deps.contextSampleRate } : {}),
-      onChunk: (message, _index, endTime) => {
+      onChunk: (message, { endTime, audioSamples, final }) => {
         lastChunkAt = now();
         if (status.state === 'stalled') report({ state: 'recording' });
+        const capturedAt = started + endTime * 1_000 - (audioSamples / SERVICE_SAMPLE_RATE) * 1_000;
         pipeline = pipeline
-          .then(() => handle(message, started + endTime * 1_000 - CHUNK_MS, release))
+          .then(() => handle(message, capturedAt, final, release))
           .catch((error: unknown) => console.error('capture: a chunk could not be sent', error));
       },
     }).catch((error: unknown) => {
@@ -192,11 +195,15 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
       microphone = choice;
       await switchMicrophone();
     },
-    async stop() {
+    async stop(options = {}) {
       if (stopped) return;
       stopped = true;
       clearInterval(watchdog);
       navigator.mediaDevices.removeEventListener('devicechange', onDeviceChange);
+      // End: the audio since the last full chunk is the visit's last moment (a last word): it goes
+      // out as a final, shorter chunk. A switch in progress has no graph to flush (its partial
+      // chunk is lost with the old graph, as on any switch).
+      if (options.sendTail) await graph?.flush();
       await close();
       // Chunks already in the pipeline are classified and sent before the recording ends.
       await pipeline;

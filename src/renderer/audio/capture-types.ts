@@ -41,7 +41,11 @@ export interface CaptureDeps {
 }
 
 export interface CaptureSession {
-  stop(): Promise<void>;
+  /**
+   * Turns the microphone off once every chunk is sent. `sendTail` (End): the audio captured since
+   * the last full chunk is sent first, as a final, shorter chunk; otherwise (Cancel) it is dropped.
+   */
+  stop(options?: { sendTail?: boolean }): Promise<void>;
   /** Switches to another microphone mid-recording; the chunk sequence carries on. */
   useMicrophone(microphone: Settings['microphone']): Promise<void>;
   /** Chunks sent to main so far; the next chunk's sequence number. */

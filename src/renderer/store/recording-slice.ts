@@ -88,10 +88,10 @@ export const createRecordingSlice =
     // The running mic check, from the moment it was asked for (Start and Stop may come while it opens).
     let check: Promise<MicrophoneCheck | undefined> | undefined;
 
-    async function stopCapture(): Promise<void> {
+    async function stopCapture(options: { sendTail?: boolean } = {}): Promise<void> {
       const running = capture;
       capture = undefined;
-      await (await running)?.stop();
+      await (await running)?.stop(options);
     }
 
     /** Calls a recorder verb; its answer is the new recorder view, its failure a sentence. */
@@ -242,8 +242,9 @@ export const createRecordingSlice =
       },
 
       async endRecording() {
-        // Every captured chunk is on its way to main before main is told the visit ended.
-        await stopCapture();
+        // Every captured chunk is on its way to main before main is told the visit ended, the
+        // audio since the last full chunk included (a last word must not be clipped).
+        await stopCapture({ sendTail: true });
         const sessionId = get().recorder?.sessionId;
         // Before the verb: main reports the visit's progress (offline, say) while it answers.
         if (sessionId) get().expectResults(sessionId);

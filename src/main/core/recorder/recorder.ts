@@ -69,6 +69,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
   let elapsedMs = 0;
   let speech = false;
   let lastSeq: number | null = null;
+  /** The capture sent its final chunk (End): nothing more of it may follow. */
+  let captureFinished = false;
   let failure: RecorderSnapshot['failure'] = null;
   let ending: Promise<void> | null = null;
 
@@ -184,6 +186,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
   }
 
   function acceptSeq(chunk: CapturedChunk): boolean {
+    if (captureFinished) {
+      log.warn('recorder: chunk after the capture’s final one, ignored', { seq: chunk.seq });
+      return false;
+    }
     if (lastSeq !== null && chunk.seq <= lastSeq) {
       log.warn('recorder: chunk out of order, ignored', { seq: chunk.seq, lastSeq });
       return false;
@@ -192,6 +198,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       log.warn('recorder: chunks missing from capture', { from: lastSeq + 1, to: chunk.seq - 1 });
     }
     lastSeq = chunk.seq;
+    if (chunk.final) captureFinished = true;
     return true;
   }
 
