@@ -9,6 +9,8 @@ export interface SentChunk {
   final: boolean;
   /** The chunk's LINEAR16 PCM (a copy): 3,200 bytes, 640–3,200 in a final chunk. */
   pcm: Buffer;
+  /** Test-runner clock (ms) when the page's socket reported sending it. */
+  sentAt: number;
 }
 
 /**
@@ -28,7 +30,7 @@ export class CapturedAudio {
         const decoded = decodeAudioChunk(new Uint8Array(payload));
         if (!decoded.ok) throw new Error(`the page sent a malformed chunk: ${decoded.problems[0]!.message}`);
         const { seq, speech, pcm, final } = decoded.chunk;
-        this.chunks.push({ seq, speech, final: final === true, pcm: Buffer.from(pcm) });
+        this.chunks.push({ seq, speech, final: final === true, pcm: Buffer.from(pcm), sentAt: Date.now() });
       }),
     );
   }

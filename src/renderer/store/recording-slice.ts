@@ -47,6 +47,8 @@ export interface RecordingSlice {
   level: CaptureLevel | null;
   /** A sentence when starting or ending failed. */
   recordingError: string | null;
+  /** Something the clinician should know about this recording (the window reloaded mid-visit). */
+  recordingNotice: string | null;
   /** Microphones to choose from. */
   inputs: InputDevice[];
   micCheck: MicCheckState;
@@ -63,6 +65,11 @@ export interface RecordingSlice {
   /** Remembers the clinician's microphone ('' = system default) and switches to it if recording. */
   chooseMicrophone(device: InputDevice): Promise<void>;
   startRecording(): Promise<void>;
+  /**
+   * On load: if main is recording a visit (this window reloaded, or its renderer crashed and came
+   * back), the microphone is opened again and the recording carries on, with a notice.
+   */
+  rejoinRecording(): Promise<void>;
   /** The clinician's pause (privacy): main stops sending audio until Resume. */
   pauseRecording(): Promise<void>;
   resumeRecording(): Promise<void>;
@@ -71,6 +78,19 @@ export interface RecordingSlice {
   endRecording(): Promise<void>;
   receiveRecorderView(view: RecorderView): void;
 }
+
+/** Shown after a reload (or a renderer crash) mid-visit, once the microphone is open again. */
+export const REJOINED_NOTICE = 'The window reloaded; the recording carried on.';
+
+/** Main's states of a visit being recorded (a page that loads then must capture for it). */
+const RECORDING_STATES = new Set<RecorderView['state']>([
+  'connecting',
+  'streaming',
+  'auto-paused',
+  'paused',
+  'reconnecting',
+  'offline',
+]);
 
 export const createRecordingSlice =
   (
@@ -94,6 +114,20 @@ export const createRecordingSlice =
       await (await running)?.stop(options);
     }
 
+    /** The visit's microphone, its chunks to main, its status and level to the screen. */
+    function openCapture(settings: Settings): Promise<CaptureSession> {
+      return microphones.start({
+        sendChunk: (message) => api.sendChunk(message),
+        settings,
+        onStatus: (status) => {
+          set({ capture: status });
+          // Labels appear once the microphone is open (permission granted).
+          if (status.state === 'recording') void get().refreshInputs();
+        },
+        onLevel: (level) => set({ level }),
+      });
+    }
+
     /** Calls a recorder verb; its answer is the new recorder view, its failure a sentence. */
     async function verb(call: () => Promise<RecorderView>): Promise<void> {
       try {
@@ -109,6 +143,7 @@ export const createRecordingSlice =
       capture: null,
       level: null,
       recordingError: null,
+      recordingNotice: null,
       inputs: [],
       micCheck: { state: 'off' },
       pausedAt: null,
@@ -195,7 +230,7 @@ export const createRecordingSlice =
         }
         // The recording takes the microphone over from the check.
         await get().stopMicCheck();
-        set({ recordingError: null, level: null, micCheck: { state: 'off' } });
+        set({ recordingError: null, recordingNotice: null, level: null, micCheck: { state: 'off' } });
         get().clearResults();
         const starting = (async (): Promise<CaptureSession | undefined> => {
           try {
@@ -206,16 +241,7 @@ export const createRecordingSlice =
             return undefined;
           }
           try {
-            return await microphones.start({
-              sendChunk: (message) => api.sendChunk(message),
-              settings,
-              onStatus: (status) => {
-                set({ capture: status });
-                // Labels appear once the microphone is open (permission granted).
-                if (status.state === 'recording') void get().refreshInputs();
-              },
-              onLevel: (level) => set({ level }),
-            });
+            return await openCapture(settings);
           } catch (error) {
             // The microphone would not open: the service session must not wait for audio that never comes.
             await api.call('recorder.cancel').catch(() => undefined);
@@ -227,6 +253,44 @@ export const createRecordingSlice =
         if (!(await starting) && capture === starting) capture = undefined;
       },
 
+      async rejoinRecording() {
+        // This page already captures (the contract link only blinked): nothing to rejoin.
+        if (capture) return;
+        const settings = get().settings;
+        if (!settings) return;
+        let view: RecorderView;
+        try {
+          view = await api.call('recorder.state');
+        } catch {
+          return;
+        }
+        get().receiveRecorderView(view);
+        if (!RECORDING_STATES.has(view.state) || capture) return;
+        const rejoining = (async (): Promise<CaptureSession | undefined> => {
+          try {
+            // Before the microphone opens: the new capture's chunks number from 0 again, which
+            // main accepts only once told so.
+            get().receiveRecorderView(await api.call('recorder.attach'));
+          } catch {
+            return undefined; // the visit ended meanwhile
+          }
+          try {
+            // The settings hold the microphone the visit was using (a choice made while recording
+            // is saved too), so the same device opens again.
+            const session = await openCapture(settings);
+            set({ recordingNotice: REJOINED_NOTICE, recordingError: null });
+            return session;
+          } catch (error) {
+            set({
+              recordingError: `The window reloaded and the microphone could not be opened again: ${(error as Error).message}`,
+            });
+            return undefined;
+          }
+        })();
+        capture = rejoining;
+        if (!(await rejoining) && capture === rejoining) capture = undefined;
+      },
+
       async pauseRecording() {
         await verb(() => api.call('recorder.pause'));
       },
@@ -236,6 +300,7 @@ export const createRecordingSlice =
       },
 
       async cancelRecording() {
+        set({ recordingNotice: null });
         await stopCapture();
         await verb(() => api.call('recorder.cancel'));
         get().nextVisit();
@@ -244,6 +309,7 @@ export const createRecordingSlice =
       async endRecording() {
         // Every captured chunk is on its way to main before main is told the visit ended, the
         // audio since the last full chunk included (a last word must not be clipped).
+        set({ recordingNotice: null });
         await stopCapture({ sendTail: true });
         const sessionId = get().recorder?.sessionId;
         // Before the verb: main reports the visit's progress (offline, say) while it answers.

@@ -46,6 +46,7 @@ export function RecordView() {
   const notice = useAppStore((s) => s.recorder?.notice);
   const capture = useAppStore((s) => s.capture);
   const error = useAppStore((s) => s.recordingError);
+  const rejoined = useAppStore((s) => s.recordingNotice);
   const start = useAppStore((s) => s.startRecording);
   const end = useAppStore((s) => s.endRecording);
   const pause = useAppStore((s) => s.pauseRecording);
@@ -93,6 +94,11 @@ export function RecordView() {
             {capture.voiceDetection === 'loading' && ' · starting voice detection…'}
           </p>
         </>
+      )}
+      {recording && rejoined && (
+        <p className="warning" role="status" data-testid="rejoined-notice">
+          {rejoined}
+        </p>
       )}
       {notice && (
         <p className="warning" role="alert" data-testid="recording-notice">
