@@ -112,10 +112,20 @@ describe('recording from the store', () => {
     const api = inProcessApi(core);
     const refused: unknown[] = [];
     api.on('recorder.chunkRefused', (problem) => refused.push(problem));
-    const store = createAppStore(api, scriptedMicrophone(10, log, api.calls));
+    const microphone = scriptedMicrophone(10, log, api.calls);
+    const openedFirst: (boolean | undefined)[] = [];
+    const store = createAppStore(api, {
+      ...microphone,
+      start: (deps) => {
+        openedFirst.push(deps.microphoneFirst);
+        return microphone.start(deps);
+      },
+    });
     bindAppEvents(store, api);
     await store.getState().loadSettings();
     await store.getState().rejoinRecording();
+    // Every ms of waiting is audio missing: the microphone opens before the voice model loads.
+    expect(openedFirst).toEqual([true]);
     expect(api.calls).toEqual(['settings.get', 'recorder.state', 'recorder.attach']);
     expect(log).toEqual(['microphone on']);
     expect(store.getState().recordingNotice).toBe(REJOINED_NOTICE);

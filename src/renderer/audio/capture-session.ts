@@ -26,8 +26,16 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   };
   report({});
 
-  const classifier = deps.loadClassifier().then(
+  // Normally the voice model loads first (see below); when rejoining a visit the microphone opens
+  // first and the model loads after it, with no overlap either way.
+  let microphoneOpened: () => void = () => undefined;
+  const modelMayLoad = deps.microphoneFirst
+    ? new Promise<void>((resolve) => (microphoneOpened = resolve))
+    : Promise.resolve();
+  const classifier = modelMayLoad.then(deps.loadClassifier).then(
     (loaded) => {
+      // The main thread was busy creating the model: chunks queued meanwhile are no stall.
+      lastChunkAt = now();
       report({ voiceDetection: 'ready' });
       return loaded;
     },
@@ -171,9 +179,13 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   try {
     // The model is loaded before the microphone opens: creating its session keeps the main thread
     // busy for up to a second, and audio that arrives before the worklet is connected is lost
-    // (measured: 1.1 s of a visit's start went missing when the two overlapped).
-    await classifier;
+    // (measured: 1.1 s of a visit's start went missing when the two overlapped). A visit that is
+    // being rejoined (the window reloaded) cannot wait for the model: the gap in its audio would
+    // grow by the model's load time. Its microphone opens first; chunks captured while the model
+    // loads wait in the worklet's message queue and are classified and sent once it is ready.
+    if (!deps.microphoneFirst) await classifier;
     await open();
+    microphoneOpened();
     // Hot-plugs are followed once the first microphone is open (Chromium also reports a device
     // change when permission reveals the device names, which must not race the first open).
     navigator.mediaDevices.addEventListener('devicechange', onDeviceChange);

@@ -35,6 +35,11 @@ export interface CaptureDeps {
   onLevel(level: CaptureLevel): void;
   /** The AudioContext's rate (see capture-graph.ts; default 16 kHz). */
   contextSampleRate?: number | 'device';
+  /**
+   * Open the microphone before loading the voice model (a visit being rejoined after a reload,
+   * where every ms of waiting is audio missing); by default the model loads first.
+   */
+  microphoneFirst?: boolean;
   /** No chunk for this long = the capture stalled (unplugged, OS sleep). */
   stallMs?: number;
   now?: () => number;

@@ -15,7 +15,7 @@ import type { AppState } from './app-store';
 
 /** How the store starts the microphone: the real capture in the app, a fake in store tests. */
 export type StartCapture = (
-  deps: Pick<CaptureDeps, 'sendChunk' | 'settings' | 'onStatus' | 'onLevel'>,
+  deps: Pick<CaptureDeps, 'sendChunk' | 'settings' | 'onStatus' | 'onLevel' | 'microphoneFirst'>,
 ) => Promise<CaptureSession>;
 
 /** The microphones, as the store sees them (the browser's media devices in the app). */
@@ -115,10 +115,11 @@ export const createRecordingSlice =
     }
 
     /** The visit's microphone, its chunks to main, its status and level to the screen. */
-    function openCapture(settings: Settings): Promise<CaptureSession> {
+    function openCapture(settings: Settings, microphoneFirst = false): Promise<CaptureSession> {
       return microphones.start({
         sendChunk: (message) => api.sendChunk(message),
         settings,
+        microphoneFirst,
         onStatus: (status) => {
           set({ capture: status });
           // Labels appear once the microphone is open (permission granted).
@@ -277,7 +278,7 @@ export const createRecordingSlice =
           try {
             // The settings hold the microphone the visit was using (a choice made while recording
             // is saved too), so the same device opens again.
-            const session = await openCapture(settings);
+            const session = await openCapture(settings, true);
             set({ recordingNotice: REJOINED_NOTICE, recordingError: null });
             return session;
           } catch (error) {
