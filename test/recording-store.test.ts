@@ -4,7 +4,8 @@ import { encodeAudioChunk } from '../src/shared/contract';
 import type { AppCore } from '../src/main/core/app-core';
 import type { CaptureDeps } from '../src/renderer/audio/capture-types';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
-import { REJOINED_NOTICE, type MicrophoneAccess } from '../src/renderer/store/recording-slice';
+import type { MicrophoneAccess } from '../src/renderer/store/recording-slice';
+import { REJOINED_NOTICE } from '../src/renderer/store/recording-states';
 import { inProcessApi } from './support/in-process-api';
 import { createTestCore } from './support/test-core';
 

@@ -12,6 +12,7 @@ import type { InputDevice } from '../audio/device-choice';
 import type { AudioLevel } from '../audio/level-meter';
 
 import type { AppState } from './app-store';
+import { RECORDING_STATES, REJOINED_NOTICE } from './recording-states';
 
 /** How the store starts the microphone: the real capture in the app, a fake in store tests. */
 export type StartCapture = (
@@ -78,19 +79,6 @@ export interface RecordingSlice {
   endRecording(): Promise<void>;
   receiveRecorderView(view: RecorderView): void;
 }
-
-/** Shown after a reload (or a renderer crash) mid-visit, once the microphone is open again. */
-export const REJOINED_NOTICE = 'The window reloaded; the recording carried on.';
-
-/** Main's states of a visit being recorded (a page that loads then must capture for it). */
-const RECORDING_STATES = new Set<RecorderView['state']>([
-  'connecting',
-  'streaming',
-  'auto-paused',
-  'paused',
-  'reconnecting',
-  'offline',
-]);
 
 export const createRecordingSlice =
   (

@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { RecorderView } from '../../shared/contract';
 import { formatClock } from '../results/format';
+import { RECORDING_STATES } from '../store/recording-states';
 import { useAppStore } from '../store/use-app-store';
 import { EncounterForm } from './encounter/EncounterForm';
 import { useShortcut, SHORTCUTS } from './shortcuts';
@@ -22,15 +23,6 @@ const STATE_WORDS: Record<RecorderView['state'], string> = {
   cancelled: 'Recording cancelled',
   failed: 'Recording failed',
 };
-
-const RECORDING_STATES = new Set<RecorderView['state']>([
-  'connecting',
-  'streaming',
-  'auto-paused',
-  'paused',
-  'reconnecting',
-  'offline',
-]);
 
 /**
  * The visit: its details before Start; while recording, an indicator that cannot be missed (red
