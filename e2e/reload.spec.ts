@@ -68,10 +68,34 @@ test('the page reloads at 0:10 of a recording: the visit carries on, the gap is 
   expect(after.map((c) => c.seq)).toEqual(after.map((_, k) => k));
   const session = await sandbox.session(id);
   expect(session.status).toBe('completed');
-  expect(session.received_bytes, 'bytes at the service').toBe(audio.bytes);
-  expect(session.pcm_sha256, 'the service has both pages’ audio, in order').toBe(
-    createHash('sha256').update(audio.pcm()).digest('hex'),
+  // The service's audio is the old page's chunks, then the new page's, byte for byte. Between them
+  // it may hold a chunk or two more: ones the old page sent as it unloaded, which reached the core
+  // but which DevTools no longer reported (its frame events stop with the page). Those only shorten
+  // the gap, so the gap below is measured without them.
+  const wav = Buffer.from(
+    await (await fetch(`${sandbox.url}/__sandbox/sessions/${id}/audio.wav`)).arrayBuffer(),
   );
+  const servicePcm = wav.subarray(44);
+  expect(servicePcm.byteLength, 'bytes in the service’s audio.wav').toBe(session.received_bytes);
+  const oldPcm = Buffer.concat(before.map((c) => c.pcm));
+  const newPcm = Buffer.concat(after.map((c) => c.pcm));
+  const unseen = servicePcm.byteLength - oldPcm.byteLength - newPcm.byteLength;
+  expect(servicePcm.subarray(0, oldPcm.byteLength).equals(oldPcm), 'the old page’s audio, first').toBe(true);
+  expect(
+    servicePcm.subarray(servicePcm.byteLength - newPcm.byteLength).equals(newPcm),
+    'the new page’s, last',
+  ).toBe(true);
+  expect(unseen % 3_200, 'whole chunks sent while the old page unloaded').toBe(0);
+  expect(unseen / 3_200).toBeLessThanOrEqual(2);
+  // New audio, not a chunk sent twice.
+  const between = servicePcm.subarray(oldPcm.byteLength, oldPcm.byteLength + unseen);
+  for (let at = 0; at < unseen; at += 3_200)
+    expect(
+      before.some((c) => c.pcm.equals(between.subarray(at, at + 3_200))),
+      'a repeated chunk',
+    ).toBe(false);
+  expect(session.pcm_sha256).toBe(createHash('sha256').update(servicePcm).digest('hex'));
+
   // Never paused: the gap was neither a stall nor silence to pause on.
   const events = session.timeline.map((e) => e.type);
   expect(events).not.toContain('PAUSE');
@@ -95,7 +119,7 @@ test('the page reloads at 0:10 of a recording: the visit carries on, the gap is 
     16_000,
   );
   console.log(
-    `reload: ${before.length} chunks before, ${after.length} after; gap ${gapMs.toFixed(0)} ms of audio not captured; ` +
+    `reload: ${before.length} chunks before (+${unseen / 3_200} sent while unloading), ${after.length} after; gap ${gapMs.toFixed(0)} ms of audio not captured; ` +
       `new page's audio vs the file: lag ${lag} samples, r ${correlation.toFixed(3)}; states ${shown.join(' → ')}`,
   );
   expect(gapMs, 'audio missing at the service across the reload (ms)').toBeLessThanOrEqual(1_500);
