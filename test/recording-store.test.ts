@@ -5,6 +5,7 @@ import type { AppCore } from '../src/main/core/app-core';
 import type { CaptureDeps } from '../src/renderer/audio/capture-types';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
 import type { MicrophoneAccess } from '../src/renderer/store/recording-slice';
+import { REJOINED_NOTICE } from '../src/renderer/store/recording-states';
 import { inProcessApi } from './support/in-process-api';
 import { createTestCore } from './support/test-core';
 
@@ -92,6 +93,70 @@ describe('recording from the store', () => {
     await expect.poll(() => store.getState().results?.done, { timeout: 30_000 }).toBe(true);
     expect(store.getState().results?.status).toBe(store.getState().progress?.status);
     expect(api.calls.filter((verb) => verb === 'results.get')).toHaveLength(1);
+  });
+
+  it('a reloaded window finds the visit still recording, opens the microphone again and carries on', async () => {
+    const firstLog: string[] = [];
+    const first = createAppStore(inProcessApi(core), scriptedMicrophone(20, firstLog));
+    await first.getState().loadSettings();
+    await first.getState().startRecording();
+    await expect
+      .poll(() => core.router.dispatch('recorder.state', undefined), { timeout: 10_000 })
+      .toMatchObject({
+        value: { elapsedMs: 2_000 },
+      });
+    // The page goes away without ending anything: its transport tells the core.
+    core.rendererDetached();
+
+    // The new page: a fresh store on the same core, whose microphone numbers its chunks from 0.
+    const log: string[] = [];
+    const api = inProcessApi(core);
+    const refused: unknown[] = [];
+    api.on('recorder.chunkRefused', (problem) => refused.push(problem));
+    const microphone = scriptedMicrophone(10, log, api.calls);
+    const openedFirst: (boolean | undefined)[] = [];
+    const store = createAppStore(api, {
+      ...microphone,
+      start: (deps) => {
+        openedFirst.push(deps.microphoneFirst);
+        return microphone.start(deps);
+      },
+    });
+    bindAppEvents(store, api);
+    await store.getState().loadSettings();
+    await store.getState().rejoinRecording();
+    // Every ms of waiting is audio missing: the microphone opens before the voice model loads.
+    expect(openedFirst).toEqual([true]);
+    expect(api.calls).toEqual(['settings.get', 'recorder.state', 'recorder.attach']);
+    expect(log).toEqual(['microphone on']);
+    expect(store.getState().recordingNotice).toBe(REJOINED_NOTICE);
+    // Main took the new page's chunks after the old ones: 3 s, never paused for a stall.
+    await expect.poll(() => store.getState().recorder?.elapsedMs, { timeout: 10_000 }).toBe(3_000);
+    await expect.poll(() => store.getState().recorder?.state, { timeout: 10_000 }).toBe('streaming');
+    expect(refused).toEqual([]);
+    // Asking again (the contract link blinked) starts nothing twice.
+    await store.getState().rejoinRecording();
+    expect(log).toEqual(['microphone on']);
+
+    await store.getState().endRecording();
+    expect(store.getState().recordingNotice).toBeNull();
+    await expect.poll(() => store.getState().results?.done, { timeout: 30_000 }).toBe(true);
+  });
+
+  it('a window that loads with no visit recording opens no microphone', async () => {
+    const log: string[] = [];
+    const api = inProcessApi(core);
+    const store = createAppStore(api, scriptedMicrophone(5, log, api.calls));
+    await store.getState().loadSettings();
+    await store.getState().rejoinRecording();
+    expect(api.calls).toEqual(['settings.get', 'recorder.state']);
+    expect(log).toEqual([]);
+    expect(store.getState().recordingNotice).toBeNull();
+    // And main refuses a capture joining no visit, naming why.
+    expect(await core.router.dispatch('recorder.attach', undefined)).toMatchObject({
+      ok: false,
+      error: { message: 'No recording is running.' },
+    });
   });
 
   it('pauses and resumes in main, and discarding turns the microphone off and cancels the visit', async () => {

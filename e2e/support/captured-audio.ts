@@ -5,8 +5,12 @@ import { decodeAudioChunk } from '../../src/shared/contract/audio-chunk';
 export interface SentChunk {
   seq: number;
   speech: boolean;
-  /** The chunk's 3,200 bytes of LINEAR16 PCM (a copy). */
+  /** The capture's last chunk (End), which may be shorter. */
+  final: boolean;
+  /** The chunk's LINEAR16 PCM (a copy): 3,200 bytes, 640–3,200 in a final chunk. */
   pcm: Buffer;
+  /** Test-runner clock (ms) when the page's socket reported sending it. */
+  sentAt: number;
 }
 
 /**
@@ -25,14 +29,19 @@ export class CapturedAudio {
         if (typeof payload === 'string') return;
         const decoded = decodeAudioChunk(new Uint8Array(payload));
         if (!decoded.ok) throw new Error(`the page sent a malformed chunk: ${decoded.problems[0]!.message}`);
-        const { seq, speech, pcm } = decoded.chunk;
-        this.chunks.push({ seq, speech, pcm: Buffer.from(pcm) });
+        const { seq, speech, pcm, final } = decoded.chunk;
+        this.chunks.push({ seq, speech, final: final === true, pcm: Buffer.from(pcm), sentAt: Date.now() });
       }),
     );
   }
 
   get count(): number {
     return this.chunks.length;
+  }
+
+  /** Bytes of audio in every chunk sent (their real lengths: a final chunk may be shorter). */
+  get bytes(): number {
+    return this.chunks.reduce((sum, c) => sum + c.pcm.byteLength, 0);
   }
 
   get seqs(): number[] {

@@ -26,7 +26,11 @@ onLinkState((link) => {
     void store
       .getState()
       .loadSettings()
-      .then(() => store.getState().loadAuth());
+      .then(() => {
+        // A visit main is still recording (this window reloaded mid-visit) carries on here.
+        void store.getState().rejoinRecording();
+        return store.getState().loadAuth();
+      });
   }
 });
 

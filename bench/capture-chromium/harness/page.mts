@@ -50,6 +50,8 @@ async function start(config: CaptureConfig): Promise<CaptureStarted> {
       channelCountMode: 'explicit',
     });
     node.port.onmessage = (event: MessageEvent<FromCaptureWorklet>) => {
+      // The bench never flushes, so every message is a full chunk.
+      if (event.data.type !== 'chunk') return;
       const { message, endTime } = event.data;
       current.chunks.push(new Int16Array(message, CHUNK_HEADER_BYTES, FRAME_SAMPLES).slice());
       current.lastEndTime = endTime;

@@ -175,4 +175,18 @@ describe('browser mode host', () => {
       expect(code).toBe(1003);
     }
   });
+
+  it('tells the core when the page’s socket closes (a reload or a closed tab), once per socket', async () => {
+    const cookie = await launchCookie();
+    let detached = 0;
+    const original = core.rendererDetached.bind(core);
+    core.rendererDetached = () => {
+      detached++;
+      original();
+    };
+    const socket = await openSocket({ cookie, origin: host.origin });
+    expect(detached).toBe(0);
+    socket.close();
+    await expect.poll(() => detached).toBe(1);
+  });
 });

@@ -24,7 +24,12 @@ export function serveContractOverSocket(socket: WebSocket, core: AppCore, log: L
   const unsubscribe = core.events.subscribe((event, payload) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify({ event, payload }));
   });
-  socket.on('close', unsubscribe);
+  socket.on('close', () => {
+    unsubscribe();
+    // The page went away (reload, closed tab, crash): a visit it was capturing keeps recording
+    // until the next page rejoins it (recorder.attach).
+    core.rendererDetached();
+  });
 
   socket.on('message', (data, isBinary) => {
     if (isBinary) {

@@ -59,6 +59,12 @@ export interface AppCore {
    */
   acceptChunk(message: unknown): void;
   /**
+   * The renderer that captured the audio went away (its page is reloading or navigating, its
+   * process is gone, its socket closed). A visit being recorded keeps recording: the new page
+   * rejoins it with recorder.attach, and until then the gap is not a microphone stall.
+   */
+  rendererDetached(): void;
+  /**
    * The computer woke from sleep (or its network came back): streams reconnect now, and visits
    * waiting to finish try again now.
    */
@@ -215,6 +221,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         return undefined;
       },
       'recorder.state': () => encounters.view(),
+      'recorder.attach': () => encounters.attachCapture(),
       'recorder.pause': () => encounters.pause(),
       'recorder.resume': () => encounters.resume(),
       'recorder.end': () => encounters.end(),
@@ -255,6 +262,9 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     events,
     settings,
     acceptChunk: createChunkIntake({ record: (chunk) => encounters.chunk(chunk), events, log: deps.log }),
+    rendererDetached() {
+      encounters.captureDetached();
+    },
     wake() {
       encounters.reconnectAll();
       maintain();

@@ -7,8 +7,27 @@ export interface CaptureGraph {
   readonly sampleRate: number;
   /** Hands a chunk-message buffer back to the worklet for reuse (transferred, not copied). */
   release(message: ArrayBuffer): void;
+  /**
+   * End: the worklet sends what it captured since the last full chunk as a final, shorter chunk
+   * (through onChunk, before this resolves) and frames nothing more. Resolves without it if the
+   * worklet does not answer within `timeoutMs` (a context the system suspended renders nothing).
+   */
+  flush(timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Details of one chunk from the worklet (see worklet/messages.ts). */
+export interface ChunkInfo {
+  index: number;
+  /** Seconds of input since the graph started, at the chunk's last sample. */
+  endTime: number;
+  /** Samples of captured audio in it (fewer than 1,600 only in the final chunk). */
+  audioSamples: number;
+  final: boolean;
+}
+
+/** A flush the worklet has not answered in this long is given up (one answer takes a quantum). */
+const FLUSH_TIMEOUT_MS = 500;
 
 export interface CaptureGraphOptions {
   /**
@@ -19,8 +38,8 @@ export interface CaptureGraphOptions {
    * 16 kHz context cannot take the microphone.
    */
   contextSampleRate?: number | 'device';
-  /** Each chunk as the worklet finished it; `endTime` is seconds of input since the graph started. */
-  onChunk(message: ArrayBuffer, index: number, endTime: number): void;
+  /** Each chunk as the worklet finished it. */
+  onChunk(message: ArrayBuffer, info: ChunkInfo): void;
 }
 
 /**
@@ -52,13 +71,19 @@ export async function startCaptureGraph(
       source = ready.context.createMediaStreamSource(stream);
     }
     source.connect(ready.node);
-    const { context, node } = ready;
+    const { context, node, flushed } = ready;
     const send = (message: ToCaptureWorklet, transfer: Transferable[] = []) =>
       node.port.postMessage(message, transfer);
     return {
       sampleRate: context.sampleRate,
       release(message) {
         if (message.byteLength > 0) send({ type: 'release', message }, [message]);
+      },
+      flush(timeoutMs = FLUSH_TIMEOUT_MS) {
+        send({ type: 'flush' });
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+        return Promise.race([flushed, late]).finally(() => clearTimeout(timer));
       },
       async close() {
         send({ type: 'stop' });
@@ -77,7 +102,7 @@ export async function startCaptureGraph(
 async function readyWorklet(
   rate: number | undefined,
   options: CaptureGraphOptions,
-): Promise<{ context: AudioContext; node: AudioWorkletNode }> {
+): Promise<{ context: AudioContext; node: AudioWorkletNode; flushed: Promise<void> }> {
   let context: AudioContext;
   try {
     context = new AudioContext({ latencyHint: 'interactive', ...(rate ? { sampleRate: rate } : {}) });
@@ -95,12 +120,22 @@ async function readyWorklet(
       channelCountMode: 'explicit',
       channelInterpretation: 'speakers',
     });
+    let onFlushed: () => void = () => undefined;
+    const flushed = new Promise<void>((resolve) => (onFlushed = resolve));
     node.port.onmessage = (event: MessageEvent<FromCaptureWorklet>) => {
-      options.onChunk(event.data.message, event.data.index, event.data.endTime);
+      const data = event.data;
+      if (data.type === 'flushed') return onFlushed();
+      const { message, ...info } = data;
+      options.onChunk(message, {
+        index: info.index,
+        endTime: info.endTime,
+        audioSamples: info.audioSamples,
+        final: info.final,
+      });
     };
     // A context created without a user gesture may start suspended.
     if (context.state === 'suspended') await context.resume();
-    return { context, node };
+    return { context, node, flushed };
   } catch (error) {
     await context.close().catch(() => undefined);
     throw error;

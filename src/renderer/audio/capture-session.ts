@@ -1,4 +1,4 @@
-import { CHUNK_MS } from '../../shared/audio-format';
+import { SERVICE_SAMPLE_RATE } from '../../shared/audio-format';
 import { CHUNK_HEADER_BYTES, writeChunkHeader } from '../../shared/contract/audio-chunk';
 import { startCaptureGraph, type CaptureGraph } from './capture-graph';
 import { chooseMicrophone, isStillConnected } from './device-choice';
@@ -26,8 +26,16 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   };
   report({});
 
-  const classifier = deps.loadClassifier().then(
+  // Normally the voice model loads first (see below); when rejoining a visit the microphone opens
+  // first and the model loads after it, with no overlap either way.
+  let microphoneOpened: () => void = () => undefined;
+  const modelMayLoad = deps.microphoneFirst
+    ? new Promise<void>((resolve) => (microphoneOpened = resolve))
+    : Promise.resolve();
+  const classifier = modelMayLoad.then(deps.loadClassifier).then(
     (loaded) => {
+      // The main thread was busy creating the model: chunks queued meanwhile are no stall.
+      lastChunkAt = now();
       report({ voiceDetection: 'ready' });
       return loaded;
     },
@@ -48,6 +56,7 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   async function handle(
     message: ArrayBuffer,
     capturedAt: number,
+    final: boolean,
     release: (message: ArrayBuffer) => void,
   ): Promise<void> {
     const samples = new Int16Array(message, CHUNK_HEADER_BYTES);
@@ -64,12 +73,13 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
       seq: seq++,
       capturedAt,
       speech: verdict.speech,
+      ...(final ? { final } : {}),
       ...(verdict.probability !== undefined ? { speechProbability: verdict.probability } : {}),
     });
     deps.sendChunk(message);
     release(message);
     deps.onLevel({ ...level, speech: verdict.speech });
-    const silent = noSignal.update(level, CHUNK_MS);
+    const silent = noSignal.update(level, (samples.length / SERVICE_SAMPLE_RATE) * 1_000);
     if (silent !== status.noSignal) report({ noSignal: silent });
   }
 
@@ -85,11 +95,12 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
     const release = (message: ArrayBuffer) => slot.graph?.release(message);
     const built = await startCaptureGraph(openStream, {
       ...(deps.contextSampleRate ? { contextSampleRate: deps.contextSampleRate } : {}),
-      onChunk: (message, _index, endTime) => {
+      onChunk: (message, { endTime, audioSamples, final }) => {
         lastChunkAt = now();
         if (status.state === 'stalled') report({ state: 'recording' });
+        const capturedAt = started + endTime * 1_000 - (audioSamples / SERVICE_SAMPLE_RATE) * 1_000;
         pipeline = pipeline
-          .then(() => handle(message, started + endTime * 1_000 - CHUNK_MS, release))
+          .then(() => handle(message, capturedAt, final, release))
           .catch((error: unknown) => console.error('capture: a chunk could not be sent', error));
       },
     }).catch((error: unknown) => {
@@ -168,9 +179,13 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   try {
     // The model is loaded before the microphone opens: creating its session keeps the main thread
     // busy for up to a second, and audio that arrives before the worklet is connected is lost
-    // (measured: 1.1 s of a visit's start went missing when the two overlapped).
-    await classifier;
+    // (measured: 1.1 s of a visit's start went missing when the two overlapped). A visit that is
+    // being rejoined (the window reloaded) cannot wait for the model: the gap in its audio would
+    // grow by the model's load time. Its microphone opens first; chunks captured while the model
+    // loads wait in the worklet's message queue and are classified and sent once it is ready.
+    if (!deps.microphoneFirst) await classifier;
     await open();
+    microphoneOpened();
     // Hot-plugs are followed once the first microphone is open (Chromium also reports a device
     // change when permission reveals the device names, which must not race the first open).
     navigator.mediaDevices.addEventListener('devicechange', onDeviceChange);
@@ -192,11 +207,15 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
       microphone = choice;
       await switchMicrophone();
     },
-    async stop() {
+    async stop(options = {}) {
       if (stopped) return;
       stopped = true;
       clearInterval(watchdog);
       navigator.mediaDevices.removeEventListener('devicechange', onDeviceChange);
+      // End: the audio since the last full chunk is the visit's last moment (a last word): it goes
+      // out as a final, shorter chunk. A switch in progress has no graph to flush (its partial
+      // chunk is lost with the old graph, as on any switch).
+      if (options.sendTail) await graph?.flush();
       await close();
       // Chunks already in the pipeline are classified and sent before the recording ends.
       await pipeline;

@@ -35,13 +35,22 @@ export interface CaptureDeps {
   onLevel(level: CaptureLevel): void;
   /** The AudioContext's rate (see capture-graph.ts; default 16 kHz). */
   contextSampleRate?: number | 'device';
+  /**
+   * Open the microphone before loading the voice model (a visit being rejoined after a reload,
+   * where every ms of waiting is audio missing); by default the model loads first.
+   */
+  microphoneFirst?: boolean;
   /** No chunk for this long = the capture stalled (unplugged, OS sleep). */
   stallMs?: number;
   now?: () => number;
 }
 
 export interface CaptureSession {
-  stop(): Promise<void>;
+  /**
+   * Turns the microphone off once every chunk is sent. `sendTail` (End): the audio captured since
+   * the last full chunk is sent first, as a final, shorter chunk; otherwise (Cancel) it is dropped.
+   */
+  stop(options?: { sendTail?: boolean }): Promise<void>;
   /** Switches to another microphone mid-recording; the chunk sequence carries on. */
   useMicrophone(microphone: Settings['microphone']): Promise<void>;
   /** Chunks sent to main so far; the next chunk's sequence number. */

@@ -12,10 +12,11 @@ import type { InputDevice } from '../audio/device-choice';
 import type { AudioLevel } from '../audio/level-meter';
 
 import type { AppState } from './app-store';
+import { RECORDING_STATES, REJOINED_NOTICE } from './recording-states';
 
 /** How the store starts the microphone: the real capture in the app, a fake in store tests. */
 export type StartCapture = (
-  deps: Pick<CaptureDeps, 'sendChunk' | 'settings' | 'onStatus' | 'onLevel'>,
+  deps: Pick<CaptureDeps, 'sendChunk' | 'settings' | 'onStatus' | 'onLevel' | 'microphoneFirst'>,
 ) => Promise<CaptureSession>;
 
 /** The microphones, as the store sees them (the browser's media devices in the app). */
@@ -47,6 +48,8 @@ export interface RecordingSlice {
   level: CaptureLevel | null;
   /** A sentence when starting or ending failed. */
   recordingError: string | null;
+  /** Something the clinician should know about this recording (the window reloaded mid-visit). */
+  recordingNotice: string | null;
   /** Microphones to choose from. */
   inputs: InputDevice[];
   micCheck: MicCheckState;
@@ -63,6 +66,11 @@ export interface RecordingSlice {
   /** Remembers the clinician's microphone ('' = system default) and switches to it if recording. */
   chooseMicrophone(device: InputDevice): Promise<void>;
   startRecording(): Promise<void>;
+  /**
+   * On load: if main is recording a visit (this window reloaded, or its renderer crashed and came
+   * back), the microphone is opened again and the recording carries on, with a notice.
+   */
+  rejoinRecording(): Promise<void>;
   /** The clinician's pause (privacy): main stops sending audio until Resume. */
   pauseRecording(): Promise<void>;
   resumeRecording(): Promise<void>;
@@ -88,10 +96,25 @@ export const createRecordingSlice =
     // The running mic check, from the moment it was asked for (Start and Stop may come while it opens).
     let check: Promise<MicrophoneCheck | undefined> | undefined;
 
-    async function stopCapture(): Promise<void> {
+    async function stopCapture(options: { sendTail?: boolean } = {}): Promise<void> {
       const running = capture;
       capture = undefined;
-      await (await running)?.stop();
+      await (await running)?.stop(options);
+    }
+
+    /** The visit's microphone, its chunks to main, its status and level to the screen. */
+    function openCapture(settings: Settings, microphoneFirst = false): Promise<CaptureSession> {
+      return microphones.start({
+        sendChunk: (message) => api.sendChunk(message),
+        settings,
+        microphoneFirst,
+        onStatus: (status) => {
+          set({ capture: status });
+          // Labels appear once the microphone is open (permission granted).
+          if (status.state === 'recording') void get().refreshInputs();
+        },
+        onLevel: (level) => set({ level }),
+      });
     }
 
     /** Calls a recorder verb; its answer is the new recorder view, its failure a sentence. */
@@ -109,6 +132,7 @@ export const createRecordingSlice =
       capture: null,
       level: null,
       recordingError: null,
+      recordingNotice: null,
       inputs: [],
       micCheck: { state: 'off' },
       pausedAt: null,
@@ -195,7 +219,7 @@ export const createRecordingSlice =
         }
         // The recording takes the microphone over from the check.
         await get().stopMicCheck();
-        set({ recordingError: null, level: null, micCheck: { state: 'off' } });
+        set({ recordingError: null, recordingNotice: null, level: null, micCheck: { state: 'off' } });
         get().clearResults();
         const starting = (async (): Promise<CaptureSession | undefined> => {
           try {
@@ -206,16 +230,7 @@ export const createRecordingSlice =
             return undefined;
           }
           try {
-            return await microphones.start({
-              sendChunk: (message) => api.sendChunk(message),
-              settings,
-              onStatus: (status) => {
-                set({ capture: status });
-                // Labels appear once the microphone is open (permission granted).
-                if (status.state === 'recording') void get().refreshInputs();
-              },
-              onLevel: (level) => set({ level }),
-            });
+            return await openCapture(settings);
           } catch (error) {
             // The microphone would not open: the service session must not wait for audio that never comes.
             await api.call('recorder.cancel').catch(() => undefined);
@@ -227,6 +242,44 @@ export const createRecordingSlice =
         if (!(await starting) && capture === starting) capture = undefined;
       },
 
+      async rejoinRecording() {
+        // This page already captures (the contract link only blinked): nothing to rejoin.
+        if (capture) return;
+        const settings = get().settings;
+        if (!settings) return;
+        let view: RecorderView;
+        try {
+          view = await api.call('recorder.state');
+        } catch {
+          return;
+        }
+        get().receiveRecorderView(view);
+        if (!RECORDING_STATES.has(view.state) || capture) return;
+        const rejoining = (async (): Promise<CaptureSession | undefined> => {
+          try {
+            // Before the microphone opens: the new capture's chunks number from 0 again, which
+            // main accepts only once told so.
+            get().receiveRecorderView(await api.call('recorder.attach'));
+          } catch {
+            return undefined; // the visit ended meanwhile
+          }
+          try {
+            // The settings hold the microphone the visit was using (a choice made while recording
+            // is saved too), so the same device opens again.
+            const session = await openCapture(settings, true);
+            set({ recordingNotice: REJOINED_NOTICE, recordingError: null });
+            return session;
+          } catch (error) {
+            set({
+              recordingError: `The window reloaded and the microphone could not be opened again: ${(error as Error).message}`,
+            });
+            return undefined;
+          }
+        })();
+        capture = rejoining;
+        if (!(await rejoining) && capture === rejoining) capture = undefined;
+      },
+
       async pauseRecording() {
         await verb(() => api.call('recorder.pause'));
       },
@@ -236,14 +289,17 @@ export const createRecordingSlice =
       },
 
       async cancelRecording() {
+        set({ recordingNotice: null });
         await stopCapture();
         await verb(() => api.call('recorder.cancel'));
         get().nextVisit();
       },
 
       async endRecording() {
-        // Every captured chunk is on its way to main before main is told the visit ended.
-        await stopCapture();
+        // Every captured chunk is on its way to main before main is told the visit ended, the
+        // audio since the last full chunk included (a last word must not be clipped).
+        set({ recordingNotice: null });
+        await stopCapture({ sendTail: true });
         const sessionId = get().recorder?.sessionId;
         // Before the verb: main reports the visit's progress (offline, say) while it answers.
         if (sessionId) get().expectResults(sessionId);

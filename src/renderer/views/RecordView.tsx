@@ -1,6 +1,7 @@
 import { useEffect, useId, useState } from 'react';
 import type { RecorderView } from '../../shared/contract';
 import { formatClock } from '../results/format';
+import { RECORDING_STATES } from '../store/recording-states';
 import { useAppStore } from '../store/use-app-store';
 import { EncounterForm } from './encounter/EncounterForm';
 import { useShortcut, SHORTCUTS } from './shortcuts';
@@ -23,15 +24,6 @@ const STATE_WORDS: Record<RecorderView['state'], string> = {
   failed: 'Recording failed',
 };
 
-const RECORDING_STATES = new Set<RecorderView['state']>([
-  'connecting',
-  'streaming',
-  'auto-paused',
-  'paused',
-  'reconnecting',
-  'offline',
-]);
-
 /**
  * The visit: its details before Start; while recording, an indicator that cannot be missed (red
  * dot, state in words, elapsed time, also in the window title), the microphone working (level,
@@ -46,6 +38,7 @@ export function RecordView() {
   const notice = useAppStore((s) => s.recorder?.notice);
   const capture = useAppStore((s) => s.capture);
   const error = useAppStore((s) => s.recordingError);
+  const rejoined = useAppStore((s) => s.recordingNotice);
   const start = useAppStore((s) => s.startRecording);
   const end = useAppStore((s) => s.endRecording);
   const pause = useAppStore((s) => s.pauseRecording);
@@ -93,6 +86,11 @@ export function RecordView() {
             {capture.voiceDetection === 'loading' && ' · starting voice detection…'}
           </p>
         </>
+      )}
+      {recording && rejoined && (
+        <p className="warning" role="status" data-testid="rejoined-notice">
+          {rejoined}
+        </p>
       )}
       {notice && (
         <p className="warning" role="alert" data-testid="recording-notice">

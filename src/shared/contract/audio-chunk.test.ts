@@ -57,7 +57,7 @@ describe('audio chunk messages', () => {
     const cases: [Uint8Array, string, RegExp][] = [
       [good.subarray(0, 3_000), 'chunk', /must be 3216 bytes/],
       [Uint8Array.from(good, (b, k) => (k === 0 ? 9 : b)), 'version', /version must be 1/],
-      [Uint8Array.from(good, (b, k) => (k === 1 ? 0x80 : b)), 'flags', /only bit 0/],
+      [Uint8Array.from(good, (b, k) => (k === 1 ? 0x80 : b)), 'flags', /only bit 0.*bit 2 \(final\)/],
     ];
     const nan = good.slice();
     new DataView(nan.buffer).setFloat64(8, Number.NaN, true);
@@ -70,6 +70,55 @@ describe('audio chunk messages', () => {
         expect(decoded.problems[0]!.message).toMatch(rule);
       }
     }
+  });
+
+  it('carries a shorter final chunk (the audio since the last full one, at End) and says it is final', () => {
+    for (const bytes of [640, 1_234, 3_198, 3_200]) {
+      const tail = pcm.subarray(0, bytes);
+      const decoded = decodeAudioChunk(
+        new Uint8Array(encodeAudioChunk({ seq: 7, capturedAt: 5, speech: true, final: true, pcm: tail })),
+      );
+      if (!decoded.ok) throw new Error(decoded.problems[0]!.message);
+      expect(decoded.chunk.final).toBe(true);
+      expect(decoded.chunk.pcm).toEqual(tail);
+    }
+    const full = decodeAudioChunk(
+      new Uint8Array(encodeAudioChunk({ seq: 1, capturedAt: 0, speech: true, pcm })),
+    );
+    expect(full.ok && full.chunk.final).toBe(undefined);
+    // The worklet writes a final chunk in place too: its header goes on a shorter buffer.
+    const message = new ArrayBuffer(CHUNK_HEADER_BYTES + 800);
+    writeChunkHeader(message, { seq: 3, capturedAt: 1, speech: false, final: true });
+    expect(decodeAudioChunk(new Uint8Array(message)).ok).toBe(true);
+    expect(() => writeChunkHeader(message, { seq: 3, capturedAt: 1, speech: false })).toThrow(/3216/);
+  });
+
+  it('refuses a short chunk that is not final, and a final one under 20 ms or of half a sample', () => {
+    const make = (bytes: number, final: boolean) => {
+      const message = new Uint8Array(CHUNK_HEADER_BYTES + bytes);
+      message[0] = 1;
+      message[1] = final ? 4 : 0;
+      return message;
+    };
+    for (const [bytes, final] of [
+      [1_600, false],
+      [638, true],
+      [0, true],
+      [1_601, true],
+      [3_202, true],
+    ] as const) {
+      const decoded = decodeAudioChunk(make(bytes, final));
+      expect(decoded.ok, `${bytes} bytes, final ${final}`).toBe(false);
+      if (!decoded.ok) {
+        expect(decoded.problems[0]!.field).toBe('chunk');
+        expect(decoded.problems[0]!.message).toMatch(
+          /must be 3216 bytes.*only the final chunk may be shorter, 656–3216/,
+        );
+      }
+    }
+    expect(() =>
+      encodeAudioChunk({ seq: 1, capturedAt: 0, speech: true, final: true, pcm: pcm.subarray(0, 600) }),
+    ).toThrow(/640–3200/);
   });
 
   it('reads a message that sits inside a larger buffer (a socket read)', () => {

@@ -16,6 +16,7 @@ export const VERB_NAMES = [
   'encounter.start',
   'encounter.addForms',
   'recorder.state',
+  'recorder.attach',
   'recorder.pause',
   'recorder.resume',
   'recorder.end',

@@ -58,6 +58,11 @@ export const verbSchemas = {
   'encounter.start': { request: startEncounterSchema, response: recorderViewSchema },
   'encounter.addForms': { request: addFormsSchema, response: nothing },
   'recorder.state': { request: noPayload, response: recorderViewSchema },
+  /**
+   * A new capture joins the visit being recorded (the window reloaded, or its renderer crashed and
+   * came back): its chunks number from 0 again. Refused when no visit is recording.
+   */
+  'recorder.attach': { request: noPayload, response: recorderViewSchema },
   'recorder.pause': { request: noPayload, response: recorderViewSchema },
   'recorder.resume': { request: noPayload, response: recorderViewSchema },
   'recorder.end': { request: noPayload, response: recorderViewSchema },

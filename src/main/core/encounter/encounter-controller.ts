@@ -280,6 +280,19 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     chunk(chunk: AudioChunk): void {
       for (const leg of legsOf(requireActive())) leg.recorder.pushChunk(chunk);
     },
+    /** recorder.attach: a new page's capture joins the visit being recorded, numbered from 0. */
+    attachCapture(): RecorderView {
+      const encounter = requireActive();
+      if (encounter.ending || STOPPED.has(encounter.recorder.state.state))
+        throw new UserFacingError('invalid_request', 'No recording is running.');
+      for (const leg of legsOf(encounter)) leg.recorder.attachCapture();
+      return view();
+    },
+    /** The capturing page went away: the visit waits for it instead of counting a stall. */
+    captureDetached(): void {
+      if (!active || active.ending) return;
+      for (const leg of legsOf(active)) leg.recorder.captureDetached();
+    },
     /** protocol: Form filling (PATCH merges by item key) — a form added while recording. */
     async addForms(items: FormContextItem[]): Promise<void> {
       const encounter = requireActive();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { range } from './testing/chunks';
+import { makeChunk, range } from './testing/chunks';
 import { createHarness, flush, type Harness } from './testing/harness';
 import { describeRecorder } from './recorder-view';
 
@@ -40,6 +40,20 @@ describe('end', () => {
     await ending;
     expect(h.recorder.state.state).toBe('ended');
     await expect(h.recorder.end()).resolves.toBeUndefined();
+  });
+
+  it('sends the capture’s final, shorter chunk before the EOF, and nothing of that capture after it', async () => {
+    const h = createHarness();
+    h.startStreaming();
+    h.play('SSS');
+    const tail = { ...makeChunk(3, true), pcm: makeChunk(3, true).pcm.slice(0, 1_120), final: true };
+    h.recorder.pushChunk(tail);
+    h.recorder.pushChunk(makeChunk(4, true));
+    const ending = h.recorder.end();
+    expect(h.stream.calls()).toEqual(['connect', 'audio 0', 'audio 1', 'audio 2', 'audio 3', 'finish']);
+    expect(h.recorder.state.elapsedMs).toBe(335);
+    h.stream.completeFinish();
+    await ending;
   });
 
   it('while paused sends nothing more: no RESUME, no held pre-roll, no KEEP_ALIVE while finishing', async () => {

@@ -1,4 +1,7 @@
-/** One 100 ms chunk from the renderer's capture pipeline (docs: 16 kHz mono Int16, 3,200 bytes). */
+/**
+ * One 100 ms chunk from the renderer's capture pipeline (docs: 16 kHz mono Int16, 3,200 bytes);
+ * the capture's final chunk (End) may be shorter, 20–100 ms.
+ */
 export interface CapturedChunk {
   /** Increases by one per chunk from the start of capture. */
   seq: number;
@@ -7,6 +10,8 @@ export interface CapturedChunk {
   pcm: Uint8Array;
   /** The VAD's verdict for this chunk. */
   speech: boolean;
+  /** The capture's last chunk: the audio since the last full chunk, sent at End. */
+  final?: boolean;
   speechProbability?: number;
 }
 

@@ -31,6 +31,14 @@ export interface Recorder {
   onChange(listener: (snapshot: RecorderSnapshot) => void): () => void;
   start(): void;
   pushChunk(chunk: CapturedChunk): void;
+  /**
+   * The page that captured the audio went away (reload, renderer crash). Not a stall: the new page
+   * gets as long as a fresh start (captureStartMs) to deliver its first chunk; a page that does
+   * not come back by then is a stall as before. The service receives nothing for the gap.
+   */
+  captureDetached(): void;
+  /** A new capture (a new page) joins: its chunks number from 0 again. */
+  attachCapture(): void;
   pause(): void;
   resume(): void;
   /** EOF after the last audio; resolves once the service has every byte (waits while offline). */
@@ -69,6 +77,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
   let elapsedMs = 0;
   let speech = false;
   let lastSeq: number | null = null;
+  /** The capture sent its final chunk (End): nothing more of it may follow. */
+  let captureFinished = false;
   let failure: RecorderSnapshot['failure'] = null;
   let ending: Promise<void> | null = null;
 
@@ -184,6 +194,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
   }
 
   function acceptSeq(chunk: CapturedChunk): boolean {
+    if (captureFinished) {
+      log.warn('recorder: chunk after the capture’s final one, ignored', { seq: chunk.seq });
+      return false;
+    }
     if (lastSeq !== null && chunk.seq <= lastSeq) {
       log.warn('recorder: chunk out of order, ignored', { seq: chunk.seq, lastSeq });
       return false;
@@ -192,6 +206,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       log.warn('recorder: chunks missing from capture', { from: lastSeq + 1, to: chunk.seq - 1 });
     }
     lastSeq = chunk.seq;
+    if (chunk.final) captureFinished = true;
     return true;
   }
 
@@ -250,6 +265,23 @@ export function createRecorder(options: RecorderOptions): Recorder {
       // silent chunk after it opens pauses.
       if (silenceMs >= timing.autoPauseAfterMs && service.isOpen) beginPause('auto', 'no-speech');
       emit();
+    },
+
+    captureDetached() {
+      if (lifecycle !== 'active') return;
+      log.info('recorder: the capturing page went away; waiting for it to rejoin', {
+        withinMs: timing.captureStartMs,
+      });
+      // Paused, the watchdog is off and stays off: there is nothing to wait for.
+      if (!pause) watchdog.arm(timing.captureStartMs);
+    },
+
+    attachCapture() {
+      if (lifecycle !== 'active') return log.warn('recorder: attach ignored', { state: displayState() });
+      log.info('recorder: a new capture joins the recording', { afterSeq: lastSeq });
+      lastSeq = null;
+      captureFinished = false;
+      if (!pause) watchdog.arm(timing.captureStartMs);
     },
 
     pause() {

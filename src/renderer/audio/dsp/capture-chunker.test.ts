@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHUNK_HEADER_BYTES, CHUNK_MESSAGE_BYTES } from '../../../shared/contract/audio-chunk';
-import { CaptureChunker } from './capture-chunker';
+import { CaptureChunker, MIN_FINAL_SAMPLES } from './capture-chunker';
 
 /** A 440 Hz tone at 1.5 × full scale (so it must clip), `seconds` long at `rate`. */
 function signal(rate: number, seconds: number): Float32Array {
@@ -75,5 +75,82 @@ describe('CaptureChunker (what the worklet runs)', () => {
     const [first] = run(16_000, input, [128]);
     for (const k of [0, 1, 17]) expect(first!.samples[k]).toBe(Math.round(input[k]! * 32_768));
     expect(first!.samples[9]).toBe(32_767); // 1.5 × sin at sample 9 is over full scale
+  });
+
+  describe('flush at End: the audio since the last full chunk goes out as a final, shorter chunk', () => {
+    /** Everything the chunker emits for `input` pushed in 128-sample blocks, then flushed. */
+    function flushed(rate: number, input: Float32Array) {
+      const chunks: {
+        index: number;
+        samples: Int16Array;
+        audioSamples: number;
+        inputFrames: number;
+        final: boolean;
+      }[] = [];
+      const chunker = new CaptureChunker(rate, (message, index, inputFrames, audioSamples, final) => {
+        chunks.push({
+          index,
+          inputFrames,
+          audioSamples,
+          final,
+          samples: new Int16Array(message.slice(CHUNK_HEADER_BYTES)),
+        });
+        chunker.release(message);
+      });
+      for (let at = 0; at < input.length; at += 128)
+        chunker.push(input.subarray(at, Math.min(input.length, at + 128)));
+      const tail = chunker.flush();
+      return { chunks, tail };
+    }
+
+    it('at 16 kHz every captured sample reaches a chunk: 3 full chunks and a 70 ms final one', () => {
+      const input = signal(16_000, 0.37);
+      const { chunks, tail } = flushed(16_000, input);
+      expect(chunks.map((c) => c.samples.length)).toEqual([1_600, 1_600, 1_600, 1_120]);
+      expect(chunks.map((c) => c.index)).toEqual([0, 1, 2, 3]);
+      expect(chunks.map((c) => c.final)).toEqual([false, false, false, true]);
+      expect(tail).toBe(1_120);
+      expect(chunks.at(-1)!.audioSamples).toBe(1_120);
+      expect(chunks.at(-1)!.inputFrames).toBe(input.length);
+      const all = Int16Array.from(chunks.flatMap((c) => [...c.samples]));
+      expect(all.length).toBe(input.length);
+      for (const k of [0, 4_800, 5_000, input.length - 1])
+        expect(all[k]).toBe(Math.max(-32_768, Math.min(32_767, Math.round(input[k]! * 32_768))) + 0);
+    });
+
+    it('a remainder under 20 ms is zero-padded to 20 ms (the service refuses shorter), never dropped', () => {
+      const input = signal(16_000, 0.205); // 80 samples (5 ms) past the second full chunk
+      const { chunks, tail } = flushed(16_000, input);
+      expect(tail).toBe(80);
+      const last = chunks.at(-1)!;
+      expect(last.samples.length).toBe(MIN_FINAL_SAMPLES);
+      expect(MIN_FINAL_SAMPLES).toBe(320);
+      expect(last.audioSamples).toBe(80);
+      expect(Array.from(last.samples.subarray(0, 80))).toEqual(
+        Array.from(
+          input.subarray(3_200),
+          (v) => Math.max(-32_768, Math.min(32_767, Math.round(v * 32_768))) + 0,
+        ),
+      );
+      expect(last.samples.subarray(80).every((v) => v === 0)).toBe(true);
+    });
+
+    it('exactly on a chunk boundary there is nothing left and no final chunk', () => {
+      const { chunks, tail } = flushed(16_000, signal(16_000, 0.2));
+      expect(tail).toBe(0);
+      expect(chunks.map((c) => c.samples.length)).toEqual([1_600, 1_600]);
+    });
+
+    it('at 48 kHz the resampler gives up what it held back: the chunks cover all the input', () => {
+      const input = signal(48_000, 0.37);
+      const { chunks } = flushed(48_000, input);
+      const total = chunks.reduce((sum, c) => sum + c.audioSamples, 0);
+      // 0.37 s at 16 kHz, rounded up (the filter's last output samples are computed against silence).
+      expect(total).toBe(Math.ceil((input.length * 16_000) / 48_000));
+      expect(chunks.slice(0, -1).every((c) => c.samples.length === 1_600)).toBe(true);
+      // The same audio as without the flush, where the two overlap.
+      const plain = run(48_000, input, [128]);
+      plain.forEach((c, k) => expect(chunks[k]!.samples).toEqual(c.samples));
+    });
   });
 });

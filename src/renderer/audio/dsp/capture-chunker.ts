@@ -1,3 +1,5 @@
+import { MIN_CHUNK_BYTES } from '../../../shared/audio-format';
+import { CHUNK_HEADER_BYTES } from '../../../shared/contract/audio-chunk';
 import { ChunkPool } from './chunk-pool';
 import { Framer } from './framer';
 import { toInt16LE } from './int16';
@@ -6,9 +8,20 @@ import { Resampler } from './resampler';
 /**
  * Receives each finished chunk: `message` is a whole chunk-message buffer (header still blank,
  * Int16 audio after it) to transfer; `index` counts chunks from 0; `inputFrames` is how many input
- * samples had arrived when it completed (the worklet turns that into a capture time).
+ * samples had arrived when it completed (the worklet turns that into a capture time); `audioSamples`
+ * is how many of its samples are captured audio (1,600, or fewer in a zero-padded final chunk);
+ * `final` marks the shorter last chunk `flush()` sends.
  */
-export type ChunkSink = (message: ArrayBuffer, index: number, inputFrames: number) => void;
+export type ChunkSink = (
+  message: ArrayBuffer,
+  index: number,
+  inputFrames: number,
+  audioSamples: number,
+  final: boolean,
+) => void;
+
+/** The service's shortest chunk in samples (20 ms): a shorter final chunk is zero-padded to it. */
+export const MIN_FINAL_SAMPLES = MIN_CHUNK_BYTES / 2;
 
 /** The longest render block the worklet expects (Web Audio's render quantum is 128). */
 const MAX_BLOCK = 1_024;
@@ -31,12 +44,37 @@ export class CaptureChunker {
     this.resampler = new Resampler(inputRate);
     this.pool = pool;
     this.onChunk = onChunk;
-    this.scratch = new Float32Array(this.resampler.maxOutputLength(MAX_BLOCK));
+    this.scratch = new Float32Array(
+      Math.max(this.resampler.maxOutputLength(MAX_BLOCK), this.resampler.maxFlushLength),
+    );
     this.framer = new Framer((frame, index) => {
       const samples = this.pool.acquire();
       toInt16LE(frame, samples, frame.length);
-      this.onChunk(samples.buffer as ArrayBuffer, index, this.inputFrames);
+      this.onChunk(samples.buffer as ArrayBuffer, index, this.inputFrames, frame.length, false);
     });
+  }
+
+  /**
+   * End of capture: everything still inside goes out. The resampler's last output (the samples
+   * waiting for their filter's right half, computed against silence) joins the framer, which may
+   * complete a full chunk; what remains is the final, shorter chunk, in a message of its own size.
+   * A remainder under 20 ms (the service's smallest chunk) is zero-padded to 20 ms rather than
+   * dropped: at most 20 ms of silence after the last word, never a lost word. Returns the number
+   * of samples of captured audio in the final chunk (0: nothing was left, no chunk was sent).
+   * Allocates the final chunk's buffer (once per capture); nothing may be pushed afterwards.
+   */
+  flush(): number {
+    const written = this.resampler.flush(this.scratch);
+    this.framer.push(this.scratch, written);
+    const index = this.framer.frames;
+    const partial = this.framer.takePartial();
+    if (partial.length === 0) return 0;
+    const padded = Math.max(partial.length, MIN_FINAL_SAMPLES);
+    const message = new ArrayBuffer(CHUNK_HEADER_BYTES + padded * 2);
+    // A new buffer is zeros: the padding is already there.
+    toInt16LE(partial, new Int16Array(message, CHUNK_HEADER_BYTES, padded), partial.length);
+    this.onChunk(message, index, this.inputFrames, partial.length, true);
+    return partial.length;
   }
 
   /** Feeds one block of input samples (any length; split internally if over MAX_BLOCK). */

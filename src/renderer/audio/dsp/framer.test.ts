@@ -93,4 +93,14 @@ describe('Framer', () => {
     expect(indices).toEqual([0, 1]);
     expect(firsts).toEqual([1, 7]);
   });
+
+  it('hands over the partial frame once, in order, without counting it as a frame', () => {
+    const framer = new Framer(() => undefined);
+    framer.push(ramp(FRAME_SAMPLES + 300));
+    const partial = framer.takePartial();
+    expect(Array.from(partial)).toEqual(Array.from(ramp(FRAME_SAMPLES + 300).subarray(FRAME_SAMPLES)));
+    expect(framer.frames).toBe(1);
+    expect(framer.pending).toBe(0);
+    expect(framer.takePartial().length).toBe(0);
+  });
 });

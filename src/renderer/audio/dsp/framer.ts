@@ -53,6 +53,17 @@ export class Framer {
     }
   }
 
+  /**
+   * Hands over the partial frame (the samples since the last full one) and starts empty: the
+   * returned view is the framer's own buffer, valid until the next `push()`. The frame index is
+   * not advanced (nothing more follows a capture's last frame).
+   */
+  takePartial(): Float32Array {
+    const partial = this.frame.subarray(0, this.filled);
+    this.filled = 0;
+    return partial;
+  }
+
   /** Drops a partial frame (a new stream starts); the frame index carries on. */
   clear(): void {
     this.filled = 0;

@@ -31,32 +31,51 @@ declare const sampleRate: number;
 class CaptureProcessor extends AudioWorkletProcessor {
   private readonly chunker: CaptureChunker;
   private stopped = false;
+  /** After 'flush' the capture is over: later input is not framed (it is after End). */
+  private flushed = false;
 
   constructor() {
     super();
     // `sampleRate` is the context's rate: 44.1 or 48 kHz usually, 16 kHz makes the resampler a copy.
     const inputRate = sampleRate;
-    this.chunker = new CaptureChunker(inputRate, (message, index, inputFrames) => {
+    this.chunker = new CaptureChunker(inputRate, (message, index, inputFrames, audioSamples, final) => {
       const chunk: FromCaptureWorklet = {
         type: 'chunk',
         index,
         message,
         // The context time at which the chunk's last input sample was captured.
         endTime: inputFrames / inputRate,
+        audioSamples,
+        final,
       };
       this.port.postMessage(chunk, [message]);
     });
     this.port.onmessage = (event: MessageEvent<ToCaptureWorklet>) => {
-      if (event.data.type === 'release') this.chunker.release(event.data.message);
-      else if (event.data.type === 'stop') this.stopped = true;
+      const message = event.data;
+      if (message.type === 'release') this.chunker.release(message.message);
+      else if (message.type === 'flush') this.flush();
+      else this.stopped = true;
     };
+  }
+
+  /**
+   * End: messages are handled between render quanta, so everything captured up to now is in the
+   * chunker; it goes out as the final chunk (a full chunk the resampler's last samples complete is
+   * sent first, as an ordinary one), then 'flushed' says nothing more follows.
+   */
+  private flush(): void {
+    if (this.flushed) return;
+    this.flushed = true;
+    this.chunker.flush();
+    const done: FromCaptureWorklet = { type: 'flushed' };
+    this.port.postMessage(done);
   }
 
   process(inputs: Float32Array[][]): boolean {
     // Mono: the node is created with channelCount 1 ('explicit'), so Web Audio has already mixed
     // a stereo microphone down. No input (a disconnected source) is simply no audio.
     const samples = inputs[0]?.[0];
-    if (samples) this.chunker.push(samples);
+    if (samples && !this.flushed) this.chunker.push(samples);
     return !this.stopped;
   }
 }

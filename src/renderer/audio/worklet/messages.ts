@@ -10,8 +10,20 @@ export interface CaptureChunkMessage {
   message: ArrayBuffer;
   /** Seconds of input received when the chunk completed (context time of its last sample). */
   endTime: number;
+  /** Samples of captured audio in it: 1,600, or fewer in the final chunk (zero-padded to 20 ms). */
+  audioSamples: number;
+  /** The last chunk, sent on 'flush': what was captured since the last full chunk. */
+  final: boolean;
 }
-export type FromCaptureWorklet = CaptureChunkMessage;
+/** Worklet → renderer: the answer to 'flush', after the final chunk (if any audio was left). */
+export interface CaptureFlushedMessage {
+  type: 'flushed';
+}
+export type FromCaptureWorklet = CaptureChunkMessage | CaptureFlushedMessage;
 
-/** Renderer → worklet: hand a buffer back for reuse, or stop processing. */
-export type ToCaptureWorklet = { type: 'release'; message: ArrayBuffer } | { type: 'stop' };
+/**
+ * Renderer → worklet: hand a buffer back for reuse; flush (End: send what was captured since the
+ * last full chunk as a final, shorter chunk, then nothing more); or stop processing.
+ */
+export type ToCaptureWorklet =
+  { type: 'release'; message: ArrayBuffer } | { type: 'flush' } | { type: 'stop' };

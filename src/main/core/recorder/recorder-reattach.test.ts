@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { makeChunk, range } from './testing/chunks';
+import { createHarness } from './testing/harness';
+
+/** A new page's capture: its chunks number from 0 again (the pattern's characters as in play()). */
+function playNewCapture(h: ReturnType<typeof createHarness>, pattern: string, firstSeq = 0): void {
+  let seq = firstSeq;
+  for (const char of pattern) {
+    h.clock.advance(100);
+    h.recorder.pushChunk({ ...makeChunk(seq++, char === 'S'), pcm: makeChunk(1_000 + seq, true).pcm });
+  }
+}
+
+describe('the capturing page goes away and comes back (reload, renderer crash)', () => {
+  it('keeps streaming through the gap: no stall, no pause; the new page’s chunks follow the old', () => {
+    const h = createHarness({ captureStallMs: 1_000, captureStartMs: 3_000 });
+    h.startStreaming();
+    h.play('SSSSS');
+    h.recorder.captureDetached();
+    // A reload takes about a second: longer than a stall, shorter than a fresh start.
+    h.clock.advance(2_500);
+    expect(h.recorder.state.state).toBe('streaming');
+    h.recorder.attachCapture();
+    playNewCapture(h, 'SSS');
+    expect(h.recorder.state.state).toBe('streaming');
+    expect(h.stream.calls()).not.toContain('PAUSE');
+    // The old capture's five chunks, then the new page's three (numbered 0-2 on the chunk channel).
+    expect(h.stream.audioSeqs()).toEqual([...range(0, 4), 1_001, 1_002, 1_003]);
+    expect(h.recorder.state.elapsedMs).toBe(800);
+  });
+
+  it('a page that does not come back within a fresh start’s time is a stall, as before', () => {
+    const h = createHarness({ captureStallMs: 1_000, captureStartMs: 3_000 });
+    h.startStreaming();
+    h.play('SSSSS');
+    h.recorder.captureDetached();
+    h.clock.advance(2_900);
+    expect(h.recorder.state.state).toBe('streaming');
+    h.clock.advance(200);
+    expect(h.recorder.state).toMatchObject({ state: 'auto-paused', pauseReason: 'mic-stopped' });
+  });
+
+  it('restarted numbering is accepted only after recorder.attach, never by itself', () => {
+    const h = createHarness();
+    h.startStreaming();
+    h.play('SSSSS');
+    h.recorder.captureDetached();
+    playNewCapture(h, 'SS'); // seq 0 and 1 again, without attach: out of order, ignored
+    expect(h.stream.audioSeqs()).toEqual(range(0, 4));
+    h.recorder.attachCapture();
+    playNewCapture(h, 'SS');
+    expect(h.stream.audioSeqs()).toEqual([...range(0, 4), 1_001, 1_002]);
+    // Within the new capture the usual rule holds: a repeat is ignored.
+    playNewCapture(h, 'S', 1);
+    expect(h.stream.audioSeqs()).toHaveLength(7);
+  });
+
+  it('while paused by the clinician stays paused through the gap, and the new page’s audio is dropped as before', () => {
+    const h = createHarness();
+    h.startStreaming();
+    h.play('SSS');
+    h.recorder.pause();
+    h.recorder.captureDetached();
+    h.clock.advance(20_000);
+    h.recorder.attachCapture();
+    playNewCapture(h, 'SS');
+    expect(h.recorder.state.state).toBe('paused');
+    expect(h.stream.audioSeqs()).toEqual(range(0, 2));
+  });
+
+  it('a capture that ended (its final chunk sent) can be followed by a new one only through attach', () => {
+    const h = createHarness();
+    h.startStreaming();
+    h.play('SS');
+    h.recorder.pushChunk({ ...makeChunk(2, true), pcm: makeChunk(2, true).pcm.slice(0, 640), final: true });
+    playNewCapture(h, 'S', 3);
+    expect(h.stream.audioSeqs()).toEqual(range(0, 2));
+    h.recorder.attachCapture();
+    playNewCapture(h, 'S');
+    expect(h.stream.audioSeqs()).toEqual([...range(0, 2), 1_001]);
+  });
+});
