@@ -32,12 +32,12 @@ test('End in the middle of a word: the service’s audio ends within 20 ms of th
   await page.reload();
   await useExternalService(page, sandbox.url, 'dr-tail');
 
-  // Mid-words of the first turn (1.0–3.4 s of the source): points where the source is loud, and a
-  // different point of the chunk each time.
-  const turn = conversation.turns[0]!;
-  const pressAtMs = [0.5, 0.65, 0.8].map(
-    (f) => loudNear(turn.startMs + f * (turn.endMs - turn.startMs)) + 37 * f,
-  );
+  // Mid-words of the second turn (4.1–8.6 s of the source, after enough speech for a note): inside
+  // its stretches of speech at least 400 ms long, 60–130 ms in, so a press a little late still lands
+  // in the word; a different point of the chunk each time.
+  const turn = conversation.turns[1]!;
+  const stretches = speechStretches(turn.startMs, turn.endMs, 400);
+  const pressAtMs = [60, 93, 127].map((offset, k) => stretches[k % stretches.length]!.startMs + offset);
   const results: string[] = [];
   for (const [run, atMs] of pressAtMs.entries()) {
     const firstSend = (await pageTiming(page)).sends.length;
@@ -108,9 +108,19 @@ function levelDb(ms: number): number {
   return 20 * Math.log10(Math.max(rms, 1e-9));
 }
 
-/** The loudest point within 150 ms of `ms` (10 ms steps): the middle of a word near there. */
-function loudNear(ms: number): number {
-  let best = ms;
-  for (let at = ms - 150; at <= ms + 150; at += 10) if (levelDb(at) > levelDb(best)) best = at;
-  return best;
+/** Stretches of the source between `fromMs` and `toMs` where every 10 ms step is speech (> −35 dBFS). */
+function speechStretches(fromMs: number, toMs: number, minMs: number): { startMs: number; endMs: number }[] {
+  const found: { startMs: number; endMs: number }[] = [];
+  let start: number | undefined;
+  for (let at = fromMs; at <= toMs; at += 10) {
+    const loud = at < toMs && levelDb(at) > -35;
+    if (loud && start === undefined) start = at;
+    if (!loud && start !== undefined) {
+      if (at - start >= minMs) found.push({ startMs: start, endMs: at });
+      start = undefined;
+    }
+  }
+  if (found.length === 0)
+    throw new Error(`no stretch of speech ${minMs} ms long in the fixture's second turn`);
+  return found;
 }
