@@ -75,12 +75,6 @@ export async function writeSection(name: string, markdown: string): Promise<void
   );
 }
 
-/** The section names docs/benchmarks.md holds now, in order. */
-export function readSectionNames(): string[] {
-  if (!existsSync(REPORT)) return [];
-  return [...readFileSync(REPORT, 'utf8').matchAll(/<!-- bench:([\w-]+) -->/g)].map((m) => m[1] as string);
-}
-
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export function percentile(values: number[], p: number): number {

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BENCHMARKS, type Benchmark } from './benchmarks';
-import { machineLine, readSectionNames, writeSection, type HeadlineRow } from './report';
+import { machineLine, writeSection, type HeadlineRow } from './report';
 
 const { values } = parseArgs({ options: { only: { type: 'string' } } });
 const only = values.only?.split(',').map((name) => name.trim());
@@ -107,11 +107,6 @@ rmSync(headlineDir, { recursive: true, force: true });
 
 const totalS = (Date.now() - started) / 1_000;
 await writeSection('glance', glance(outcomes, headlines, totalS));
-// A section no script writes any more is replaced by a written record (see docs/benchmarks.md).
-const unknown = readSectionNames().filter(
-  (name) => name !== 'glance' && !BENCHMARKS.some((b) => b.section === name),
-);
-if (unknown.length > 0) console.warn(`Sections no script writes (remove them): ${unknown.join(', ')}`);
 console.log(
   `\nnpm run bench: ${outcomes.filter((o) => o.ok).length} of ${outcomes.length} scripts measured in ${Math.round(totalS)} s.`,
 );

@@ -1,20 +1,10 @@
 /**
- * Proof of receipt without the ACK extension (issue 14; the method is in docs/benchmarks.md). A production service may send no ACK, so
- * the stream client pings after every chunk and takes a pong as proof that the service read
- * everything before it. This measures what the liveness bound and the repeat bound rest on:
+ * Proof of receipt without the ACK extension (issue 14): pong round trips against the ACK for the
+ * same chunks; bytes repeated at the resume point after a stall or a drop, through the real stream
+ * client, against what resuming from the last byte written would lose; how long the client takes to
+ * leave a service that hangs for good. The method is in docs/benchmarks.md.
  *
- * 1. How long a pong takes: at real time, while a backlog drains at 4×, and behind a service that
- *    caps reading at 4× with the client's unproven window full. Reference in the same run and on
- *    the same connection: the sandbox's ACK for the same chunk.
- * 2. What a connection that hangs and then dies (stall 2 s, then RST) and a dropped connection
- *    cost, through the real stream client against the sandbox without ACK: bytes repeated at the
- *    resume point. Reference: what resuming from the last byte written (the client before this
- *    issue) would have lost in the same events.
- * 3. How long the client takes to leave a service that hangs for good (the default bound).
- *
- *   npm run build && node --import tsx bench/stream-proof.ts [--quick]
- *
- * `--quick`: 2 trials of each fault instead of 5, and no service that hangs for good.
+ *   npm run build && node --import tsx bench/stream-proof.ts [--trials 5] [--quick]
  */
 import type { SandboxProcess } from '../e2e/support/sandbox-process';
 import type { FaultRequest } from '../sandbox/control/faults';
@@ -175,9 +165,6 @@ runBenchmark('stream-proof', 6 * 60_000, async () => {
   const drain = await measureRoundTrips(ackClient, 20, 25);
   const capped = await measureRoundTrips(ackClient, 20, 0, MAX_UNPROVEN_BYTES);
   await withAck.stop();
-  console.log(
-    `pong p50/p99/max: live ${ms(live.pong)}, drain ${ms(drain.pong)}, window-full ${ms(capped.pong)}`,
-  );
 
   // 2. and 3. Faults through the real client, against the sandbox without ACK.
   const noAck = await startSandbox({ asr: 'energy', ack: false });
@@ -190,12 +177,6 @@ runBenchmark('stream-proof', 6 * 60_000, async () => {
     drops.push(await faultTrial(noAck, rest, { action: 'drop_stream' }));
   }
   const hung = QUICK ? undefined : await faultTrial(noAck, rest, { action: 'stall_stream', seconds: 20 });
-  console.log(
-    `stall: repeated ${bytes(stalls.map((t) => t.repeated))}; lost if written ${bytes(stalls.map((t) => t.lostIfWritten))}`,
-  );
-  console.log(
-    `drop: repeated ${bytes(drops.map((t) => t.repeated))}; lost if written ${bytes(drops.map((t) => t.lostIfWritten))}`,
-  );
 
   const worstRepeat = Math.max(...stalls.map((t) => t.repeated), ...drops.map((t) => t.repeated));
   const meanLost = stalls.reduce((sum, t) => sum + t.lostIfWritten, 0) / stalls.length;

@@ -1,12 +1,9 @@
 /**
- * Auto-pause: does any speech fail to reach the service (goal 0 ms), and how much silence does it
- * keep from being sent? Browser mode records the conversation fixture (Chromium's fake microphone)
- * against the sandbox in its own process, once with the default auto-pause (4 s: the fixture's 8 s
- * silence at 18.9–26.9 s pauses the stream) and, as the reference, once at 20 s (nothing pauses).
+ * Auto-pause: speech that never reached the service (goal 0 ms) and silence kept from it, browser
+ * mode against the sandbox process with the default auto-pause (4 s) and the reference (20 s: the
+ * fixture's 8 s silence does not pause).
  *
- *   npm run build && node --import tsx bench/auto-pause/main.ts [--quick]
- *
- * `--quick`: only the default visit, ended at 0:30.
+ *   npm run build && node --import tsx bench/auto-pause/main.ts [--quick]   # --quick: the default visit, End at 0:30
  */
 import type { SandboxProcess } from '../../e2e/support/sandbox-process';
 import { CapturedAudio, contiguousFromZero } from '../../e2e/support/captured-audio';

@@ -1,20 +1,8 @@
 /**
- * Which of the chunks the page sent reached the service, their place on the fixture's clock, and
- * the speech in those that never reached it.
- *
- * The service appends what it accepts in order, and the recorder sends a subsequence of the
- * captured chunks in order (a pause skips some; the pre-roll sent on resume is the chunks just
- * before the onset, still in order), so one walk along both finds them: a chunk reached the service
- * if its 3,200 bytes are the service's next 3,200. 100 ms of 16-bit audio does not repeat by chance
- * (the fixture's silence is room noise, not digital zero). Service audio left over at the end of the
- * walk matches no sent chunk in order: it is reported, and would mean the walk (or the app) went wrong.
- *
- * The fake microphone starts the file when the capture stream opens, and the capture may miss its
- * first moments, so chunk k's place in the file is found from the audio itself: the captured PCM is
- * lined up with the WAV by cross-correlation (e2e/support/audio-analysis.ts alignSource: 10 ms
- * energy envelopes over the whole recording, then sample by sample on 2 s of the first turn), and
- * checked again on the first turn after the long silence. Chunk k then holds the file's samples
- * [1600k − lag, 1600(k + 1) − lag).
+ * Which sent chunks reached the service (one walk along both: the service appends in order and the
+ * recorder sends a subsequence of the captured chunks in order), where each lies on the fixture's
+ * clock (the captured PCM lined up with the WAV by cross-correlation: chunk k holds the file's
+ * samples [1600k − lag, 1600(k + 1) − lag)), and the speech in those that never arrived.
  */
 import type { SentChunk } from '../../e2e/support/captured-audio';
 import { alignSource, type Conversation } from '../../e2e/support/audio-analysis';
@@ -23,14 +11,10 @@ const SAMPLES_PER_CHUNK = 1_600;
 const SAMPLES_PER_MS = 16;
 const CHUNK_BYTES = 3_200;
 
-export interface Delivery {
-  /** reached[k]: the k-th sent chunk is in the service's audio. */
-  reached: boolean[];
-  /** Bytes of the service's audio that no sent chunk accounts for (0 when everything lines up). */
-  unmatchedServiceBytes: number;
-}
+export type Delivery = ReturnType<typeof matchChunks>;
 
-export function matchChunks(sent: SentChunk[], servicePcm: Buffer): Delivery {
+/** reached[k]: the k-th sent chunk is in the service's audio; and the service's bytes no sent chunk accounts for. */
+export function matchChunks(sent: SentChunk[], servicePcm: Buffer) {
   const reached: boolean[] = [];
   let at = 0;
   for (const chunk of sent) {
@@ -43,16 +27,10 @@ export function matchChunks(sent: SentChunk[], servicePcm: Buffer): Delivery {
   return { reached, unmatchedServiceBytes: servicePcm.length - at };
 }
 
-export interface Alignment {
-  /** received[k] ≈ file[k − lag], samples. */
-  lag: number;
-  correlation: number;
-  /** The same, found on the first turn after the long silence. */
-  lateLag: number;
-  lateCorrelation: number;
-}
+export type Alignment = ReturnType<typeof alignCapture>;
 
-export function alignCapture(conversation: Conversation, sent: SentChunk[]): Alignment {
+/** received[k] ≈ file[k − lag] (samples), found on the first turn and again on the first after the long silence. */
+export function alignCapture(conversation: Conversation, sent: SentChunk[]) {
   const received = new Int16Array(sent.length * SAMPLES_PER_CHUNK);
   sent.forEach((chunk, k) =>
     received.set(

@@ -1,14 +1,9 @@
 /**
- * What recording costs in the app itself: browser mode with Chromium's fake microphone playing
- * the committed conversation (looped), the renderer's CPU while the visit screen sits idle
- * (reference, same run) against while it records — the capture graph, the worklet, Silero on every
- * chunk, the chunk channel and the recording screen's 10 updates a second — with its per-thread
- * breakdown. Also the app core's (main process's) CPU, which receives the chunks and streams them
- * to the built-in sandbox.
+ * What recording costs in the app: browser mode with the fake microphone playing the conversation
+ * (looped); CPU of the renderer (and its threads), the audio service and the app core while the
+ * visit screen sits idle (the reference) and while it records. The method is in docs/benchmarks.md.
  *
- *   npm run build && node --import tsx bench/capture-app/main.ts [--quick]
- *
- * `--quick` (or ROUNDS=1): one round instead of two.
+ *   npm run build && node --import tsx bench/capture-app/main.ts [--quick]   # --quick or ROUNDS=1: one round
  */
 import type { Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
@@ -24,17 +19,9 @@ const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding:
  *  device threads that feed it. Linux cuts thread names at 15 characters. */
 const WEB_AUDIO_THREAD = /^(Realtime AudioW|AudioOutputDevi|AudioInputDevic)/;
 
-interface Stat {
-  id: number;
-  ppid: number;
-  name: string;
-  /** utime + stime, clock ticks. */
-  ticks: number;
-}
-
-/** The stat line of every numeric entry of `dir` (/proc: processes; /proc/<pid>/task: threads). */
-function stats(dir: string): Stat[] {
-  const out: Stat[] = [];
+/** id, parent, name and utime + stime (clock ticks) of each entry of `dir` (/proc, /proc/<pid>/task). */
+function stats(dir: string) {
+  const out: { id: number; ppid: number; name: string; ticks: number }[] = [];
   let names: string[] = [];
   try {
     names = readdirSync(dir);
@@ -75,14 +62,11 @@ function roleOf(pid: number): Role {
   return 'other';
 }
 
-interface Snapshot {
-  /** Ticks by key: a process role, `core`, or `thread <tid> <name>` for the renderer's threads. */
-  ticks: Map<string, number>;
-  chunks: number;
-}
-
-/** CPU time so far of the browser's process tree by role, the renderer's threads, and the app core. */
-function snapshot(browser: number, core: number, chunks: number): Snapshot {
+/**
+ * CPU ticks so far by key: a role in the browser's process tree, `core` (the app core), or
+ * `thread <tid> <name>` for each of the renderer's threads.
+ */
+function snapshot(browser: number, core: number, chunks: number) {
   const all = stats('/proc');
   const tree = new Set([browser]);
   for (let grew = true; grew;) {
@@ -102,18 +86,14 @@ function snapshot(browser: number, core: number, chunks: number): Snapshot {
   return { ticks, chunks };
 }
 
-interface Use {
-  renderer: number;
-  webAudio: number;
-  audioService: number;
-  core: number;
-  /** The renderer's threads by name, % of one core, busiest first. */
-  threads: [string, number][];
-  chunks: number;
-}
+type Snapshot = ReturnType<typeof snapshot>;
+type Use = ReturnType<typeof use>;
 
-/** % of one core between two snapshots (a process or thread born inside the window: all its ticks). */
-function use(before: Snapshot, after: Snapshot): Use {
+/**
+ * % of one core between two snapshots (a process or thread born inside the window: all its ticks);
+ * the renderer's threads by name, busiest first.
+ */
+function use(before: Snapshot, after: Snapshot) {
   const pct = (ticks: number) => (100 * ticks) / TICKS_PER_SECOND / WINDOW_S;
   const delta = (key: string) => pct((after.ticks.get(key) ?? 0) - (before.ticks.get(key) ?? 0));
   const threads = new Map<string, number>();
@@ -127,7 +107,7 @@ function use(before: Snapshot, after: Snapshot): Use {
     webAudio: [...threads].filter(([n]) => WEB_AUDIO_THREAD.test(n)).reduce((s, [, v]) => s + v, 0),
     audioService: delta('audioService'),
     core: delta('core'),
-    threads: [...threads].filter(([, v]) => v > 0.2).sort((a, b) => b[1] - a[1]),
+    threads: [...threads].filter(([, v]) => v > 0.2).sort((a, b) => b[1] - a[1]) as [string, number][],
     chunks: after.chunks - before.chunks,
   };
 }
@@ -195,16 +175,8 @@ runBenchmark('capture-app', 6 * 60_000, async () => {
 
 ${machineLine()}. Wall time of the whole script: ${Math.round((Date.now() - started) / 1_000)} s.
 
-Browser mode (\`out/main/browser.js\`, the built renderer in Chromium) with the fake microphone
-playing \`e2e/fixtures/conversation.wav\` in a loop. Each round opens the app, saves the first-run
-screen, waits ${SETTLE_MS / 1_000} s on the visit screen, then measures
-${WINDOW_S} s **idle on the visit screen** (the reference, same run) and ${WINDOW_S} s **recording** (after
-${SETTLE_MS / 1_000} s to settle). CPU is utime + stime from \`/proc\`, as % of one core; "Web Audio threads"
-are the renderer's audio threads (Chromium's 16 kHz resampling and the capture worklet); the
-renderer total adds the main thread (Silero on every chunk, the chunk header and send, the level
-meter and recorder state redrawn ten times a second). The app core is the Node process that
-receives the chunks and streams them to the built-in sandbox it hosts. Chunks sent per window:
-${rounds.map((r) => r.recording.chunks).join(' / ')} (${WINDOW_S * 10} expected).
+Windows of ${WINDOW_S} s, idle on the visit screen (the reference) and recording, after ${SETTLE_MS / 1_000} s to settle;
+chunks sent per recording window: ${rounds.map((r) => r.recording.chunks).join(' / ')} (${WINDOW_S * 10} expected).
 
 | process (% of one core) | idle, per round | recording, per round | recording − idle, per round | mean cost of recording |
 | --- | --- | --- | --- | --- |

@@ -14,17 +14,6 @@ import { createJsonFileStorage } from '../../src/main/core/json-file-storage';
 import { silentLogger, systemClock, type Clock } from '../../src/main/core/ports';
 import { createMemorySecretBox } from '../../src/main/core/secrets/secret-box';
 import * as visit from './visit';
-import {
-  chunkBase64,
-  CHUNK_BYTES,
-  CHUNK_MS,
-  CONTEXT,
-  countInto,
-  cpuSeconds,
-  PARTNER,
-  play,
-  sleep,
-} from './visit';
 
 /** The core's clock `speed` times faster than the wall: its timers keep their meaning in audio time. */
 function fastClock(speed: number): Clock {
@@ -57,7 +46,7 @@ export async function runCore(
   const { createAppCore } = await import('../../src/main/core/app-core');
   const dir = await mkdtemp(join(tmpdir(), 'scribe-bench-core-'));
   const logs: Record<string, number> = {};
-  const line = (level: string) => (message: string) => countInto(logs, `${level} ${message}`);
+  const line = (level: string) => (message: string) => visit.countInto(logs, `${level} ${message}`);
   const core = await createAppCore({
     settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
     secrets: createMemorySecretBox(),
@@ -90,25 +79,25 @@ export async function runCore(
     const deadline = Date.now() + timeoutMs;
     while (!test()) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await sleep(10);
+      await visit.sleep(10);
     }
   };
 
   await call('settings.set', {
     service: { kind: 'url', baseUrl },
-    partnerId: PARTNER.partnerId,
+    partnerId: visit.PARTNER.partnerId,
     authModel: 'bearer',
     providerId: 'dr-bench',
     providerName: 'Dr Bench',
     providerOrgId: 'clinic-bench',
   });
-  await call('secrets.setPartnerToken', { token: PARTNER.token });
+  await call('secrets.setPartnerToken', { token: visit.PARTNER.token });
   if (!(await call<{ signedIn: boolean }>('auth.signIn')).signedIn)
     throw new Error('the core could not sign in to the sandbox');
   const view = await call<RecorderView>('encounter.start', {
     kind: 'ambient',
     encounterId: options.encounterId,
-    context: CONTEXT,
+    context: visit.CONTEXT,
   });
   const sessionId = view.sessionId as string;
   // At real time, start once the stream is open, so the first intervals measure sending, not the
@@ -118,14 +107,14 @@ export async function runCore(
 
   const heap: visit.Memory[] = [];
   const cpu = process.cpuUsage();
-  const played = await play(
+  const played = await visit.play(
     plan.length,
-    CHUNK_MS / speed,
+    visit.CHUNK_MS / speed,
     (seq) =>
       core.acceptChunk(
         encodeAudioChunk({
           seq,
-          capturedAt: seq * CHUNK_MS,
+          capturedAt: seq * visit.CHUNK_MS,
           pcm: visit.chunkPcm(plan, seq),
           speech: plan[seq] === 1,
         }),
@@ -136,7 +125,7 @@ export async function runCore(
   await call('recorder.end');
   await waitFor('results.progress done', () => done !== undefined, 180_000);
   const resultsAfterMs = performance.now() - endPressed;
-  const cpuS = cpuSeconds(cpu);
+  const cpuS = visit.cpuSeconds(cpu);
   const results = await call<{ summary?: unknown[]; transcript?: unknown[] }>('results.get', { sessionId });
   // The core stays up, as the app does between visits; the recorder is ended, the stream disposed.
   const trace = options.measureHeap ? await visit.traceFrom(heap) : undefined;
@@ -157,8 +146,8 @@ export async function runCore(
 }
 
 const login = () => ({
-  partner_id: PARTNER.partnerId,
-  partner_token: PARTNER.token,
+  partner_id: visit.PARTNER.partnerId,
+  partner_token: visit.PARTNER.token,
   provider_id: 'dr-bench-reference',
 });
 
@@ -201,7 +190,7 @@ class BareStream {
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString()) as { type?: string; received_bytes?: number };
       if (message.type !== 'ACK' || typeof message.received_bytes !== 'number') return;
-      while (this.unacked.length > 0 && (this.base + 1) * CHUNK_BYTES <= message.received_bytes) {
+      while (this.unacked.length > 0 && (this.base + 1) * visit.CHUNK_BYTES <= message.received_bytes) {
         this.unacked.shift();
         this.base++;
       }
@@ -214,7 +203,7 @@ class BareStream {
     });
     socket.on('error', () => undefined);
     socket.on('close', (code) => {
-      countInto(this.closes, String(code));
+      visit.countInto(this.closes, String(code));
       if (socket !== this.socket) return;
       if (this.finishing && code === 1000 && this.unacked.length === 0) return this.resolveFinished();
       if (code === 4001) void this.client.signIn(login()).then(() => this.connect());
@@ -238,7 +227,7 @@ class BareStream {
   }
 
   private frame(i: number): void {
-    this.send({ type: 'AUDIO', data: chunkBase64(this.plan, i) });
+    this.send({ type: 'AUDIO', data: visit.chunkBase64(this.plan, i) });
   }
 
   private send(message: object): void {
@@ -253,7 +242,7 @@ export async function referenceReplay(baseUrl: string, plan: Uint8Array, speed: 
   const client = new ServiceClient(baseUrl);
   await client.signIn(login());
   const sessionId = await client.createSession('benchvisitreference');
-  await client.call('POST', `/api/v1/ambient/session/${sessionId}/context`, CONTEXT);
+  await client.call('POST', `/api/v1/ambient/session/${sessionId}/context`, visit.CONTEXT);
   const stream = new BareStream(client, sessionId, plan);
   stream.connect();
 
@@ -262,9 +251,9 @@ export async function referenceReplay(baseUrl: string, plan: Uint8Array, speed: 
   let keepAlive: NodeJS.Timeout | undefined;
   const heap: visit.Memory[] = [];
   const cpu = process.cpuUsage();
-  const played = await play(
+  const played = await visit.play(
     plan.length,
-    CHUNK_MS / speed,
+    visit.CHUNK_MS / speed,
     (i) => {
       const speech = plan[i] === 1;
       if (stream.paused) {
@@ -283,7 +272,7 @@ export async function referenceReplay(baseUrl: string, plan: Uint8Array, speed: 
         return;
       }
       stream.audio(i);
-      quietMs = speech ? 0 : quietMs + CHUNK_MS;
+      quietMs = speech ? 0 : quietMs + visit.CHUNK_MS;
       if (quietMs >= visit.AUTO_PAUSE_AFTER_MS && stream.open) {
         stream.paused = true;
         quietMs = 0;
@@ -300,7 +289,7 @@ export async function referenceReplay(baseUrl: string, plan: Uint8Array, speed: 
   await client.call('POST', `/api/v1/ambient/session/${sessionId}/end`);
   let status = 'ended';
   while (!['completed', 'failed', 'skipped', 'cancelled'].includes(status)) {
-    await sleep(50);
+    await visit.sleep(50);
     status = (await client.call<{ status: string }>('GET', `/api/v1/ambient/session/${sessionId}/status`))
       .body.status;
   }
@@ -309,7 +298,7 @@ export async function referenceReplay(baseUrl: string, plan: Uint8Array, speed: 
     client.call('GET', `/api/v1/ambient/session/${sessionId}/content`),
     client.call('GET', `/api/v1/ambient/session/${sessionId}/transcript`),
   ]);
-  const cpuS = cpuSeconds(cpu);
+  const cpuS = visit.cpuSeconds(cpu);
   const heapTrace = await visit.traceFrom(heap);
   void results;
   return { sessionId, heap: heapTrace, ...played, cpuS, status, connections: stream.connections };
@@ -326,8 +315,8 @@ export async function referenceJitter(baseUrl: string, plan: Uint8Array): Promis
   });
   const closed = once(socket, 'close');
   await once(socket, 'message'); // the first ACK: the stream is open
-  await play(plan.length, CHUNK_MS, (i) => {
-    socket.send(JSON.stringify({ type: 'AUDIO', data: chunkBase64(plan, i) }));
+  await visit.play(plan.length, visit.CHUNK_MS, (i) => {
+    socket.send(JSON.stringify({ type: 'AUDIO', data: visit.chunkBase64(plan, i) }));
   });
   socket.send(JSON.stringify({ type: 'EVENT', event: 'EOF' }));
   await closed;

@@ -1,14 +1,8 @@
 /**
- * A 60-minute encounter replayed at 20× through the main-process core against the sandbox: how much
- * the main process's heap grows over the visit, and (in a separate run at real time) how evenly the
- * core's AUDIO frames leave its socket. Goals from the issue: ≤ 5 MB heap growth over the visit,
- * send-jitter p99 ≤ 30 ms at 1×.
- *
- * Processes: two sandboxes (`out/main/sandbox.js`, one at --time-scale 0.05 for the 20× replay, one
- * at 1 for the real-time run), a tiny TCP proxy in front of the real-time sandbox that timestamps
- * every WebSocket frame from client to server, and the reference clients — all but the sandboxes
- * started from this file (`--role ...`). The core runs in the main process, driven only through its
- * contract router.
+ * A 60-minute encounter replayed at 20× through the main-process core against the sandbox (heap
+ * growth, CPU), and a real-time run timed by a TCP proxy in its own process (send jitter), each
+ * against a bare `ws` client in its own process at the same time. The method is in
+ * docs/benchmarks.md. Roles (`--role ...`) are this file run again.
  *
  *   npm run build && node --expose-gc --import tsx bench/core-encounter/main.ts [--minutes 60] [--speed 20] [--jitter-seconds 60] [--print-only]
  */

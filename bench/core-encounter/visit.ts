@@ -19,9 +19,8 @@ export const VISIT_SEED = 20261122;
 export const JITTER_SEED = 7;
 
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-export const countInto = (counts: Record<string, number>, key: string) => {
-  counts[key] = (counts[key] ?? 0) + 1;
-};
+export const countInto = (counts: Record<string, number>, key: string) =>
+  (counts[key] = (counts[key] ?? 0) + 1);
 export function cpuSeconds(since: NodeJS.CpuUsage): number {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1e6;
@@ -116,17 +115,14 @@ export function memoryAfterGc(): Memory {
   return { heapMb: heapUsed / MB, buffersMb: arrayBuffers / MB };
 }
 
-export interface HeapTrace {
-  /** After sign-in and the first minute of audio. */
-  start: Memory;
-  /** After End, once the results are in and the stream is done. */
-  end: Memory;
-  /** After each further minute of audio. */
-  minutes: Memory[];
-}
+export type HeapTrace = Awaited<ReturnType<typeof traceFrom>>;
 
-/** The trace from the per-minute samples (the first is the start) and a sample taken now. */
-export async function traceFrom(samples: Memory[]): Promise<HeapTrace> {
+/**
+ * The trace: start = the first per-minute sample (after sign-in and the first minute of audio),
+ * `minutes` = the samples after each further minute, end = a sample taken now (after End, once the
+ * results are in and the stream is done).
+ */
+export async function traceFrom(samples: Memory[]) {
   await sleep(100);
   const [start, ...minutes] = samples;
   return { start: start!, minutes, end: memoryAfterGc() };

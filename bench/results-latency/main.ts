@@ -1,12 +1,8 @@
 /**
- * Results latency: from the service finishing a visit to the note on screen, with the app's
- * notification receiver on, and (the reference) with polling only — 1 s growing ×1.5 to 5 s between
- * status calls (src/main/core/results/results-poller.ts).
+ * Results latency: service done → the note on screen, with the notification receiver on and (the
+ * reference) polling only, in browser mode with the built-in demo service.
  *
- *   npm run build && node --import tsx bench/results-latency/main.ts [--quick]
- *
- * Browser mode with the built-in demo service, the only service the receiver is wired to today
- * (src/main/core/service/service-locator.ts). `--quick`: one visit each way.
+ *   npm run build && node --import tsx bench/results-latency/main.ts [--visits 3] [--quick]   # --quick: one visit each way
  */
 import type { Browser } from '@playwright/test';
 import { readdir, readFile } from 'node:fs/promises';
@@ -21,6 +17,7 @@ import {
 } from '../support/app-page';
 import {
   CannotMeasure,
+  numberArg,
   CONVERSATION_WAV,
   QUICK,
   requireBuild,
@@ -30,7 +27,7 @@ import {
 } from '../support/run';
 import { report, type Latency } from './markdown';
 
-const VISITS_EACH_WAY = QUICK ? 1 : 3;
+const VISITS_EACH_WAY = QUICK ? 1 : numberArg('visits', 3);
 const NOTE_READY = 'The note is ready.';
 
 /**

@@ -1,14 +1,9 @@
 /**
- * Voice detection in Chromium: what Silero costs per 512-sample frame as the app runs it, and how
- * late it flags each turn of the conversation fixture.
+ * Voice detection in Chromium: Silero per 512-sample frame as the app runs it (the reference: the
+ * same detector with the model replaced by a replay of its probabilities), and how late it flags
+ * each turn of the conversation. Builds its own page (bench/vad-chromium/harness); needs Chromium.
  *
- *   node --import tsx bench/vad-chromium/main.ts [--quick]
- *
- * A page built by Vite from bench/vad-chromium/harness/ runs the app's SpeechDetector
- * (src/renderer/audio/vad/, loaded by its own load-silero.ts) on e2e/fixtures/conversation.wav's
- * 16 kHz samples, one frame per classify() call. Reference, same page and run: the same detector
- * with the inference session replaced by a replay of the model's probabilities (framing, tensors,
- * the FrameProcessor's bookkeeping; no model). Needs Chromium; not `npm run build` (it builds its page).
+ *   node --import tsx bench/vad-chromium/main.ts [--quick]   # --quick: one pass of each
  */
 import type { Page } from '@playwright/test';
 import { join } from 'node:path';
