@@ -13,14 +13,11 @@ import { format, resolveConfig } from 'prettier';
 const REPORT = 'docs/benchmarks.md';
 const START_LOAD = loadavg()[0]!;
 
-/** One headline figure: ours, the reference from the same run, their ratio. */
+/** One headline figure: ours (with its unit), the reference from the same run, ours / reference. */
 export interface HeadlineRow {
   metric: string;
-  /** Our figure, with its unit. */
   ours: string;
-  /** The same measure of the reference, in the same run. */
   reference?: string;
-  /** ours / reference (a plain number: 2 means twice the reference). */
   ratio?: number;
   goal?: string;
   met?: boolean;

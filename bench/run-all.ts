@@ -24,11 +24,7 @@ if (only && chosen.length !== only.length) {
   process.exit(2);
 }
 
-interface Outcome {
-  benchmark: Benchmark;
-  seconds: number;
-  ok: boolean;
-}
+type Outcome = { benchmark: Benchmark; seconds: number; ok: boolean };
 
 /** Runs one script as its own process, so each starts cold and one crash stops nothing else. */
 function run(benchmark: Benchmark, headlineDir: string): Promise<Outcome> {

@@ -9,31 +9,21 @@ import type { SandboxProcess } from '../../e2e/support/sandbox-process';
 import { CapturedAudio, contiguousFromZero } from '../../e2e/support/captured-audio';
 import { readConversation } from '../../e2e/support/audio-analysis';
 import { endVisitAt, startVisit, useExternalService } from '../support/app-page';
-import {
-  CannotMeasure,
-  CONVERSATION_TURNS,
-  CONVERSATION_WAV,
-  QUICK,
-  requireBuild,
-  runBenchmark,
-  startApp,
-  startChromium,
-  startSandbox,
-} from '../support/run';
+import * as run from '../support/run';
 import { report, type Visit, type VisitResult } from './markdown';
 import { alignCapture, gaps, matchChunks } from './timeline';
 
-const conversation = readConversation(CONVERSATION_WAV, CONVERSATION_TURNS);
+const conversation = readConversation(run.CONVERSATION_WAV, run.CONVERSATION_TURNS);
 /** A second after the last word: End then loses none of the conversation. */
-const END_AT = QUICK ? '0:30' : `0:${Math.ceil(conversation.turns.at(-1)!.endMs / 1_000 + 1)}`;
+const END_AT = run.QUICK ? '0:30' : `0:${Math.ceil(conversation.turns.at(-1)!.endMs / 1_000 + 1)}`;
 /** Statuses after which the service takes no more audio. */
 const DONE = new Set(['processing', 'completed', 'skipped', 'failed', 'cancelled']);
 
 /** One visit: the chunks the page sent to the app core (read off the contract socket) and the service's audio. */
 async function recordVisit(sandbox: SandboxProcess, autoPauseSeconds: number): Promise<Visit> {
   const encounterId = `autopause${autoPauseSeconds}`;
-  const browser = await startChromium({ wav: CONVERSATION_WAV });
-  const app = await startApp();
+  const browser = await run.startChromium({ wav: run.CONVERSATION_WAV });
+  const app = await run.startApp();
   const page = await browser.newPage();
   const audio = new CapturedAudio(page);
   await page.goto(app.host.launchUrl);
@@ -48,7 +38,7 @@ async function recordVisit(sandbox: SandboxProcess, autoPauseSeconds: number): P
     session = await sandbox.session(id)
   ) {
     if (Date.now() > deadline)
-      throw new CannotMeasure(`the service's session stayed ${session.status} for a minute after End`);
+      throw new run.CannotMeasure(`the service's session stayed ${session.status} for a minute after End`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   const servicePcm = await sandbox.audio(id);
@@ -60,25 +50,27 @@ async function recordVisit(sandbox: SandboxProcess, autoPauseSeconds: number): P
 function analyse(visit: Visit): VisitResult {
   const seqs = visit.sent.map((c) => c.seq);
   if (seqs.join() !== contiguousFromZero(seqs.length).join())
-    throw new CannotMeasure(
+    throw new run.CannotMeasure(
       `the page's chunk numbers are not 0, 1, 2, … (auto-pause ${visit.autoPauseSeconds} s)`,
     );
   const delivery = matchChunks(visit.sent, visit.servicePcm);
   const alignment = alignCapture(conversation, visit.sent);
   if (alignment.correlation < 0.9)
-    throw new CannotMeasure(
+    throw new run.CannotMeasure(
       `the captured audio does not line up with the fixture (waveform r ${alignment.correlation.toFixed(3)})`,
     );
   return { visit, delivery, alignment, gaps: gaps(delivery.reached, alignment.lag, conversation) };
 }
 
-runBenchmark('auto-pause', 4 * 60_000, async () => {
-  requireBuild();
+run.runBenchmark('auto-pause', 4 * 60_000, async () => {
+  run.requireBuild();
   const started = Date.now();
   // Energy segments, not pocketsphinx: only the audio matters here, not the note.
-  const sandbox = await startSandbox({ asr: 'energy' });
+  const sandbox = await run.startSandbox({ asr: 'energy' });
   // Side by side (two browsers, two app processes, one sandbox): the visits are real time.
-  const visits = await Promise.all((QUICK ? [4] : [4, 20]).map((seconds) => recordVisit(sandbox, seconds)));
+  const visits = await Promise.all(
+    (run.QUICK ? [4] : [4, 20]).map((seconds) => recordVisit(sandbox, seconds)),
+  );
   const results = visits.map(analyse);
   for (const r of results) {
     console.log(

@@ -31,13 +31,8 @@ export type Alignment = ReturnType<typeof alignCapture>;
 
 /** received[k] ≈ file[k − lag] (samples), found on the first turn and again on the first after the long silence. */
 export function alignCapture(conversation: Conversation, sent: SentChunk[]) {
-  const received = new Int16Array(sent.length * SAMPLES_PER_CHUNK);
-  sent.forEach((chunk, k) =>
-    received.set(
-      new Int16Array(chunk.pcm.buffer, chunk.pcm.byteOffset, SAMPLES_PER_CHUNK),
-      k * SAMPLES_PER_CHUNK,
-    ),
-  );
+  const pcm = Buffer.concat(sent.map((chunk) => chunk.pcm));
+  const received = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2);
   const at = (ms: number) => ({ fromSample: ms * SAMPLES_PER_MS, length: 2_000 * SAMPLES_PER_MS });
   const first = conversation.turns[0]!;
   const afterSilence =

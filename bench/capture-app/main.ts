@@ -8,6 +8,7 @@
 import type { Page } from '@playwright/test';
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { startVisit } from '../support/app-page';
 import { machineLine, mean, ratio, saveHeadline, writeSection } from '../report';
 import { CONVERSATION_WAV, QUICK, requireBuild, runBenchmark, startApp, startChromium } from '../support/run';
 
@@ -22,28 +23,24 @@ const WEB_AUDIO_THREAD = /^(Realtime AudioW|AudioOutputDevi|AudioInputDevic)/;
 /** id, parent, name and utime + stime (clock ticks) of each entry of `dir` (/proc, /proc/<pid>/task). */
 function stats(dir: string) {
   const out: { id: number; ppid: number; name: string; ticks: number }[] = [];
-  let names: string[] = [];
+  let entries: string[] = [];
   try {
-    names = readdirSync(dir);
+    entries = readdirSync(dir).filter((n) => /^\d+$/.test(n));
   } catch {
     // the process exited while we looked
   }
-  for (const name of names.filter((n) => /^\d+$/.test(n))) {
+  for (const entry of entries) {
+    let stat: string;
     try {
-      const stat = readFileSync(`${dir}/${name}/stat`, 'utf8');
-      // comm may hold spaces and parentheses: the fields after it start at the last ')'.
-      const close = stat.lastIndexOf(')');
-      const fields = stat.slice(close + 2).split(' ');
-      const ticks = Number(fields[11]) + Number(fields[12]);
-      out.push({
-        id: Number(name),
-        ppid: Number(fields[1]),
-        name: stat.slice(stat.indexOf('(') + 1, close),
-        ticks,
-      });
+      stat = readFileSync(`${dir}/${entry}/stat`, 'utf8');
     } catch {
-      // exited while we looked
+      continue; // exited while we looked
     }
+    // comm may hold spaces and parentheses: the fields after it start at the last ')'.
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    const [id, ppid, ticks] = [Number(entry), Number(fields[1]), Number(fields[11]) + Number(fields[12])];
+    out.push({ id, ppid, name: stat.slice(stat.indexOf('(') + 1, close), ticks });
   }
   return out;
 }
@@ -139,11 +136,7 @@ async function round(): Promise<{ idle: Use; recording: Use }> {
   // Let the page settle before the reference window.
   await page.waitForTimeout(SETTLE_MS);
   const idle = await measure();
-  await page.getByRole('button', { name: 'Start recording' }).click();
-  await page
-    .getByTestId('recorder-state')
-    .filter({ hasText: /^Recording/ })
-    .waitFor();
+  await startVisit(page);
   await page.waitForTimeout(SETTLE_MS);
   const recording = await measure();
   await page.getByRole('button', { name: 'End visit' }).click();

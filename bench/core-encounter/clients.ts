@@ -34,8 +34,6 @@ function fastClock(speed: number): Clock {
   };
 }
 
-export type CoreRun = Awaited<ReturnType<typeof runCore>>;
-
 export async function runCore(
   baseUrl: string,
   plan: Uint8Array,
@@ -45,6 +43,7 @@ export async function runCore(
   // Imported here, not at the top: the reference and proxy processes load this module without the core.
   const { createAppCore } = await import('../../src/main/core/app-core');
   const dir = await mkdtemp(join(tmpdir(), 'scribe-bench-core-'));
+  const runtime = { node: process.versions.node };
   const logs: Record<string, number> = {};
   const line = (level: string) => (message: string) => visit.countInto(logs, `${level} ${message}`);
   const core = await createAppCore({
@@ -55,7 +54,7 @@ export async function runCore(
       version: '0',
       mode: 'browser',
       platform: 'linux',
-      runtime: { node: process.versions.node },
+      runtime,
       dataDirectory: dir,
     },
     log: { info: line('info'), warn: line('warn'), error: line('error') },
@@ -94,12 +93,8 @@ export async function runCore(
   await call('secrets.setPartnerToken', { token: visit.PARTNER.token });
   if (!(await call<{ signedIn: boolean }>('auth.signIn')).signedIn)
     throw new Error('the core could not sign in to the sandbox');
-  const view = await call<RecorderView>('encounter.start', {
-    kind: 'ambient',
-    encounterId: options.encounterId,
-    context: visit.CONTEXT,
-  });
-  const sessionId = view.sessionId as string;
+  const start = { kind: 'ambient', encounterId: options.encounterId, context: visit.CONTEXT };
+  const sessionId = (await call<RecorderView>('encounter.start', start)).sessionId as string;
   // At real time, start once the stream is open, so the first intervals measure sending, not the
   // upgrade. At 20× the microphone runs from the start, as it does in the app (the recorder's
   // 1 s capture watchdog is 50 ms of wall clock there).
@@ -110,15 +105,12 @@ export async function runCore(
   const played = await visit.play(
     plan.length,
     visit.CHUNK_MS / speed,
-    (seq) =>
+    (seq) => {
+      const pcm = visit.chunkPcm(plan, seq);
       core.acceptChunk(
-        encodeAudioChunk({
-          seq,
-          capturedAt: seq * visit.CHUNK_MS,
-          pcm: visit.chunkPcm(plan, seq),
-          speech: plan[seq] === 1,
-        }),
-      ),
+        encodeAudioChunk({ seq, capturedAt: seq * visit.CHUNK_MS, pcm, speech: plan[seq] === 1 }),
+      );
+    },
     options.measureHeap ? heap : undefined,
   );
   const endPressed = performance.now();
@@ -145,11 +137,7 @@ export async function runCore(
   };
 }
 
-const login = () => ({
-  partner_id: visit.PARTNER.partnerId,
-  partner_token: visit.PARTNER.token,
-  provider_id: 'dr-bench-reference',
-});
+const login = () => ({ ...visit.PARTNER_LOGIN, provider_id: 'dr-bench-reference' });
 
 /**
  * The reference's stream: AUDIO and EVENT frames straight to the sandbox; resumes from the first

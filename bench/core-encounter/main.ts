@@ -4,7 +4,7 @@
  * against a bare `ws` client in its own process at the same time. The method is in
  * docs/benchmarks.md. Roles (`--role ...`) are this file run again.
  *
- *   npm run build && node --expose-gc --import tsx bench/core-encounter/main.ts [--minutes 60] [--speed 20] [--jitter-seconds 60] [--print-only]
+ *   npm run build && node --expose-gc --import tsx bench/core-encounter/main.ts [--minutes 60] [--speed 20] [--jitter-seconds 60]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -26,8 +26,6 @@ const { values } = parseArgs({
     'jitter-seconds': { type: 'string', default: '60' },
     url: { type: 'string' },
     target: { type: 'string' },
-    /** Print only; leave docs/benchmarks.md alone (trial runs with other parameters). */
-    'print-only': { type: 'boolean', default: false },
   },
 });
 const MINUTES = Number(values.minutes);
@@ -65,8 +63,8 @@ function firstLine(child: ChildProcess, prefix: string): Promise<string> {
 const roleResult = async <T>(child: ChildProcess): Promise<T> =>
   JSON.parse(await firstLine(child, 'RESULT ')) as T;
 
-async function runMain(): Promise<void> {
-  requireBuild();
+/** Both runs, ours and the reference side by side; what the report is made of. */
+async function measure() {
   memoryAfterGc(); // fails at once without --expose-gc
   const started = performance.now();
   const plan = visit();
@@ -100,7 +98,7 @@ async function runMain(): Promise<void> {
     roleResult<{ sessionId: string }>(startRole('reference-jitter', ['--url', proxyUrl])),
   ]);
   await sleep(300);
-  const measured = {
+  return {
     plan,
     ours,
     reference,
@@ -113,15 +111,17 @@ async function runMain(): Promise<void> {
     speed: SPEED,
     jitterSeconds: JITTER_SECONDS,
   };
-  const markdown = encounterMarkdown(measured);
-  if (values['print-only']) console.log(`\n${markdown}`);
-  else await writeSection('core-encounter', markdown);
-  saveHeadline('core-encounter', encounterHeadline(measured));
 }
+export type Measurements = Awaited<ReturnType<typeof measure>>;
 
 switch (values.role) {
   case 'main':
-    runBenchmark('core-encounter', 15 * 60_000, runMain);
+    runBenchmark('core-encounter', 15 * 60_000, async () => {
+      requireBuild();
+      const measured = await measure();
+      await writeSection('core-encounter', encounterMarkdown(measured));
+      saveHeadline('core-encounter', encounterHeadline(measured));
+    });
     break;
   case 'proxy':
     await runProxy(values.target!);

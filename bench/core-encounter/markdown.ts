@@ -1,25 +1,8 @@
 /** The numbers of one run → the core-encounter section of docs/benchmarks.md (the method follows it there). */
 import type { SandboxSession } from '../../e2e/support/sandbox-process';
 import { machineLine, ratio as ratioOf, type HeadlineRow } from '../report';
-import type { CoreRun, ReferenceRun } from './clients';
-import type { Jitter } from './proxy';
-import { CHUNK_MS, CHUNKS_PER_MINUTE, countInto, MB, quietRuns, type HeapTrace, type Memory } from './visit';
-
-export interface Measurements {
-  /** The visit replayed at `speed`×. */
-  plan: Uint8Array;
-  ours: CoreRun;
-  reference: ReferenceRun;
-  oursAtService: SandboxSession;
-  referenceAtService: SandboxSession;
-  oursJitter: Jitter;
-  referenceJitter: Jitter;
-  /** Wall time of the whole script, s. */
-  totalS: number;
-  minutes: number;
-  speed: number;
-  jitterSeconds: number;
-}
+import type { Measurements } from './main';
+import { CHUNK_MS, countInto, quietRuns, type HeapTrace, type Memory } from './visit';
 
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 const ratio = (ours: number, reference: number) =>
@@ -44,13 +27,6 @@ const everyFive = (h: HeapTrace, kind: Kind) =>
     .filter((_, i) => (i + 2) % 5 === 0)
     .map((m) => fixed(m[kind] - h.start[kind], 1))
     .join(', ');
-/** Per-chunk retention shows as a slope: heap from the middle of the visit to its last minute. */
-function secondHalf(h: HeapTrace): string {
-  const half = Math.floor(h.minutes.length / 2);
-  const mb = (h.minutes.at(-1) ?? h.start).heapMb - (h.minutes[half - 1] ?? h.start).heapMb;
-  const perChunk = (mb * MB) / ((h.minutes.length - half) * CHUNKS_PER_MINUTE);
-  return `${mb >= 0 ? '+' : ''}${fixed(mb)} MB (${fixed(perChunk, 0)} bytes per chunk)`;
-}
 
 export function encounterMarkdown(m: Measurements): string {
   const { ours, reference, oursJitter, referenceJitter, speed } = m;
@@ -83,8 +59,7 @@ ${jitterRow('p99', `≤ 30 ms | ${oursJitter.p99 <= 30 ? 'yes' : '**no**'}`)}
 the VAD flag, ${quietRuns(m.plan)} stretches of ≥ 4 s quiet, played at ${speed}× (a chunk every ${fixed(CHUNK_MS / speed, 0)} ms of wall
 clock) against the sandbox at \`--time-scale ${fixed(1 / speed)}\`. Above start at minutes 5, 10, … (MB): heap ours
 ${everyFive(oursHeap, 'heapMb')}; reference ${everyFive(reference.heap, 'heapMb')}. ArrayBuffers ours
-${everyFive(oursHeap, 'buffersMb')}; reference ${everyFive(reference.heap, 'buffersMb')}. Heap over the second half of
-the visit: ours ${secondHalf(oursHeap)}, reference ${secondHalf(reference.heap)}.
+${everyFive(oursHeap, 'buffersMb')}; reference ${everyFive(reference.heap, 'buffersMb')}.
 
 - Ours: replay ${fixed(ours.wallMs / 1000, 0)} s wall (latest chunk ${fixed(ours.maxLagMs, 0)} ms behind schedule), results ${ours.status} ${fixed(ours.resultsAfterMs / 1000, 1)} s
   after End (${ours.summarySections} note sections, ${ours.transcriptEntries} transcript entries); the service saw

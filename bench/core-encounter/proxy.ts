@@ -4,8 +4,6 @@ import { createServer, connect, type Socket } from 'node:net';
 import { percentile } from '../report';
 import { CHUNK_MS } from './visit';
 
-export type Jitter = ReturnType<typeof jitter>;
-
 /** Send jitter from the times AUDIO frames arrived: p50 and p99 of |interval − 100 ms|. */
 export function jitter(times: number[]): { p50: number; p99: number; max: number; frames: number } {
   const deviations = times.slice(1).map((t, i) => Math.abs(t - times[i]! - CHUNK_MS));

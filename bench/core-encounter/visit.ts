@@ -5,6 +5,7 @@
 import { syntheticSpeech } from '../../sandbox/test-support/service-client';
 
 export const PARTNER = { partnerId: 'demo-bearer', token: 'sandbox-bearer-partner-token' };
+export const PARTNER_LOGIN = { partner_id: PARTNER.partnerId, partner_token: PARTNER.token };
 export const CONTEXT = { sections: ['CHIEF_COMPLAINT', 'HISTORY_OF_PRESENT_ILLNESS', 'PLAN'] };
 export const CHUNK_MS = 100;
 export const CHUNK_BYTES = 3_200;

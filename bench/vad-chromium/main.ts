@@ -11,20 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { readConversation } from '../../e2e/support/audio-analysis';
 import { serveDirectory } from '../../e2e/support/static-server';
-import {
-  CONVERSATION_TURNS,
-  CONVERSATION_WAV,
-  QUICK,
-  onCleanup,
-  runBenchmark,
-  startChromium,
-  tempDir,
-} from '../support/run';
+import * as run from '../support/run';
 import type { Loaded, PassKind, PassResult, VadHarnessApi } from './harness/api';
 import { report, type Onset } from './markdown';
 
 /** Passes of each kind, alternating Silero and the reference. */
-const ROUNDS = QUICK ? 1 : 5;
+const ROUNDS = run.QUICK ? 1 : 5;
 const FRAME_MS = 32;
 
 const load = (page: Page, base64: string): Promise<Loaded> =>
@@ -58,9 +50,9 @@ function onsets(speech: boolean[], turns: { speaker: string; startMs: number; en
   });
 }
 
-runBenchmark('vad-chromium', 4 * 60_000, async () => {
+run.runBenchmark('vad-chromium', 4 * 60_000, async () => {
   const started = Date.now();
-  const dir = await tempDir('bench-vad-chromium-');
+  const dir = await run.tempDir('bench-vad-chromium-');
   const site = join(dir, 'site');
   // Built the way the app's renderer is: the model and the ORT .wasm through load-silero.ts's `?url` imports.
   await build({
@@ -73,15 +65,15 @@ runBenchmark('vad-chromium', 4 * 60_000, async () => {
     build: { outDir: site, emptyOutDir: true, minify: true, reportCompressedSize: false },
   });
   const server = await serveDirectory(site);
-  onCleanup(() => server.close());
+  run.onCleanup(() => server.close());
 
-  const browser = await startChromium();
+  const browser = await run.startChromium();
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error('page error:', error.message));
   await page.goto(server.url);
   await page.waitForFunction(() => 'vadHarness' in globalThis);
 
-  const conversation = readConversation(CONVERSATION_WAV, CONVERSATION_TURNS);
+  const conversation = readConversation(run.CONVERSATION_WAV, run.CONVERSATION_TURNS);
   const { samples } = conversation;
   const loaded = await load(
     page,

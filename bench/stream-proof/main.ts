@@ -4,19 +4,19 @@
  * client, against what resuming from the last byte written would lose; how long the client takes to
  * leave a service that hangs for good. The method is in docs/benchmarks.md.
  *
- *   npm run build && node --import tsx bench/stream-proof.ts [--trials 5] [--quick]
+ *   npm run build && node --import tsx bench/stream-proof/main.ts [--trials 5] [--quick]
  */
-import type { SandboxProcess } from '../e2e/support/sandbox-process';
-import type { FaultRequest } from '../sandbox/control/faults';
-import { connectionStarts, withoutResumeRepeats } from '../sandbox/test-support/resume-repeats';
-import { ServiceClient, syntheticSpeech } from '../sandbox/test-support/service-client';
-import { systemClock } from '../src/main/core/ports';
-import type { TokenSource } from '../src/main/core/service/token-source';
-import { MAX_UNPROVEN_BYTES } from '../src/main/core/stream/outgoing';
-import { createStreamClient, DEFAULT_LIVENESS_TIMEOUT_MS } from '../src/main/core/stream/stream-client';
-import type { StreamClient } from '../src/main/core/stream/stream-client-options';
-import { machineLine, percentile, saveHeadline, writeSection } from './report';
-import { numberArg, QUICK, requireBuild, runBenchmark, startSandbox } from './support/run';
+import type { SandboxProcess } from '../../e2e/support/sandbox-process';
+import type { FaultRequest } from '../../sandbox/control/faults';
+import { connectionStarts, withoutResumeRepeats } from '../../sandbox/test-support/resume-repeats';
+import { ServiceClient, syntheticSpeech } from '../../sandbox/test-support/service-client';
+import { systemClock } from '../../src/main/core/ports';
+import type { TokenSource } from '../../src/main/core/service/token-source';
+import { MAX_UNPROVEN_BYTES } from '../../src/main/core/stream/outgoing';
+import { createStreamClient, DEFAULT_LIVENESS_TIMEOUT_MS } from '../../src/main/core/stream/stream-client';
+import type { StreamClient } from '../../src/main/core/stream/stream-client-options';
+import { machineLine, percentile, saveHeadline, writeSection } from '../report';
+import { numberArg, QUICK, requireBuild, runBenchmark, startSandbox } from '../support/run';
 
 const CHUNK_BYTES = 3_200;
 const BEARER = {
@@ -213,7 +213,7 @@ a new one; ${hung.repeated.toLocaleString('en-US')} bytes repeated.`
     : '`--quick`: no service that hangs for good.'
 }
 
-Run: \`node --import tsx bench/stream-proof.ts\` (build first; \`--trials N\`, 5 by default; \`--quick\`: 2 trials, no hang).`,
+Run: \`node --import tsx bench/stream-proof/main.ts\` (build first; \`--trials N\`, 5 by default; \`--quick\`: 2 trials, no hang).`,
   );
   saveHeadline('stream-proof', [
     {
