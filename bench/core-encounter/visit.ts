@@ -101,10 +101,7 @@ export const chunkBase64 = (plan: Uint8Array, i: number): string =>
  * heapUsed and arrayBuffers (MB) after two full collections. V8 keeps typed arrays over 64 bytes
  * off its heap, so every 100 ms of audio the process holds counts in arrayBuffers, not heapUsed.
  */
-export interface Memory {
-  heapMb: number;
-  buffersMb: number;
-}
+export type Memory = { heapMb: number; buffersMb: number };
 
 export function memoryAfterGc(): Memory {
   const gc = (globalThis as { gc?: () => void }).gc;
