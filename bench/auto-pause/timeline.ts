@@ -9,7 +9,6 @@ import { alignSource, type Conversation } from '../../e2e/support/audio-analysis
 
 const SAMPLES_PER_CHUNK = 1_600;
 const SAMPLES_PER_MS = 16;
-const CHUNK_BYTES = 3_200;
 
 export type Delivery = ReturnType<typeof matchChunks>;
 
@@ -18,11 +17,11 @@ export function matchChunks(sent: SentChunk[], servicePcm: Buffer) {
   const reached: boolean[] = [];
   let at = 0;
   for (const chunk of sent) {
-    const here =
-      at + CHUNK_BYTES <= servicePcm.length &&
-      servicePcm.compare(chunk.pcm, 0, CHUNK_BYTES, at, at + CHUNK_BYTES) === 0;
+    // Its own length: a capture's final chunk (End) may be shorter than 3,200 bytes.
+    const n = chunk.pcm.length;
+    const here = at + n <= servicePcm.length && servicePcm.compare(chunk.pcm, 0, n, at, at + n) === 0;
     reached.push(here);
-    if (here) at += CHUNK_BYTES;
+    if (here) at += n;
   }
   return { reached, unmatchedServiceBytes: servicePcm.length - at };
 }
