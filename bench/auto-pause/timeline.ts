@@ -1,12 +1,8 @@
 /**
- * Chunks on the fixture's clock, and the speech in those that never reached the service.
- *
- * The fake microphone starts the file when the capture stream opens, and the capture may miss its
- * first moments, so chunk k's place in the file is found from the audio itself: the captured PCM is
- * lined up with the WAV by cross-correlation (e2e/support/audio-analysis.ts alignSource: 10 ms
- * energy envelopes over the whole recording, then sample by sample on 2 s of the first turn), and
- * checked again on the first turn after the long silence. Chunk k then holds the file's samples
- * [1600k − lag, 1600(k + 1) − lag).
+ * Which sent chunks reached the service (one walk along both: the service appends in order and the
+ * recorder sends a subsequence of the captured chunks in order), where each lies on the fixture's
+ * clock (the captured PCM lined up with the WAV by cross-correlation: chunk k holds the file's
+ * samples [1600k − lag, 1600(k + 1) − lag)), and the speech in those that never arrived.
  */
 import type { SentChunk } from '../../e2e/support/captured-audio';
 import { alignSource, type Conversation } from '../../e2e/support/audio-analysis';
@@ -14,23 +10,28 @@ import { alignSource, type Conversation } from '../../e2e/support/audio-analysis
 const SAMPLES_PER_CHUNK = 1_600;
 const SAMPLES_PER_MS = 16;
 
-export interface Alignment {
-  /** received[k] ≈ file[k − lag], samples. */
-  lag: number;
-  correlation: number;
-  /** The same, found on the first turn after the long silence. */
-  lateLag: number;
-  lateCorrelation: number;
+export type Delivery = ReturnType<typeof matchChunks>;
+
+/** reached[k]: the k-th sent chunk is in the service's audio; and the service's bytes no sent chunk accounts for. */
+export function matchChunks(sent: SentChunk[], servicePcm: Buffer) {
+  const reached: boolean[] = [];
+  let at = 0;
+  for (const chunk of sent) {
+    // Its own length: a capture's final chunk (End) may be shorter than 3,200 bytes.
+    const n = chunk.pcm.length;
+    const here = at + n <= servicePcm.length && servicePcm.compare(chunk.pcm, 0, n, at, at + n) === 0;
+    reached.push(here);
+    if (here) at += n;
+  }
+  return { reached, unmatchedServiceBytes: servicePcm.length - at };
 }
 
-export function alignCapture(conversation: Conversation, sent: SentChunk[]): Alignment {
-  const received = new Int16Array(sent.length * SAMPLES_PER_CHUNK);
-  sent.forEach((chunk, k) =>
-    received.set(
-      new Int16Array(chunk.pcm.buffer, chunk.pcm.byteOffset, SAMPLES_PER_CHUNK),
-      k * SAMPLES_PER_CHUNK,
-    ),
-  );
+export type Alignment = ReturnType<typeof alignCapture>;
+
+/** received[k] ≈ file[k − lag] (samples), found on the first turn and again on the first after the long silence. */
+export function alignCapture(conversation: Conversation, sent: SentChunk[]) {
+  const pcm = Buffer.concat(sent.map((chunk) => chunk.pcm));
+  const received = new Int16Array(pcm.buffer, pcm.byteOffset, pcm.length / 2);
   const at = (ms: number) => ({ fromSample: ms * SAMPLES_PER_MS, length: 2_000 * SAMPLES_PER_MS });
   const first = conversation.turns[0]!;
   const afterSilence =

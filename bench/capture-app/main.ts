@@ -1,179 +1,175 @@
 /**
- * What recording costs in the app itself: browser mode with Chromium's fake microphone playing
- * the committed conversation (looped), the renderer's CPU while the visit screen sits idle
- * (reference, same run) against while it records — the capture graph, the worklet, Silero on every
- * chunk, the chunk channel and the recording screen's 10 updates a second. Also the app core's
- * (main process's) CPU, which receives the chunks and streams them to the built-in sandbox.
+ * What recording costs in the app: browser mode with the fake microphone playing the conversation
+ * (looped); CPU of the renderer (and its threads), the audio service and the app core while the
+ * visit screen sits idle (the reference) and while it records. The method is in docs/benchmarks.md.
  *
- *   node --import tsx bench/capture-app/main.ts
+ *   npm run build && node --import tsx bench/capture-app/main.ts [--quick]   # --quick or ROUNDS=1: one round
  */
-import { chromium, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { startHostProcess } from '../../e2e/support/browser-host-process';
-import { CHROMIUM_FLAGS, chromiumExecutable, fakeMicrophoneFlags } from '../../e2e/support/chromium';
-import { TICKS_PER_SECOND, cpuPercent, processTimes, type CpuUse } from '../capture-chromium/chromium';
-import { ratio, saveHeadline } from '../headline';
-import { machineLine, writeSection } from '../report';
+import { startVisit } from '../support/app-page';
+import { machineLine, mean, ratio, saveHeadline, writeSection } from '../report';
+import { CONVERSATION_WAV, QUICK, requireBuild, runBenchmark, startApp, startChromium } from '../support/run';
 
 const WINDOW_S = 20;
 const SETTLE_MS = 5_000;
-const ROUNDS = Number(process.env.ROUNDS ?? 2);
-const WAV = resolve('e2e/fixtures/conversation.wav');
+const ROUNDS = QUICK ? 1 : Number(process.env.ROUNDS ?? 2);
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+/** The renderer's threads that carry audio: Web Audio's render thread (the AudioWorklet's) and the
+ *  device threads that feed it. Linux cuts thread names at 15 characters. */
+const WEB_AUDIO_THREAD = /^(Realtime AudioW|AudioOutputDevi|AudioInputDevic)/;
 
-interface Round {
-  idle: CpuUse & { core: number };
-  recording: CpuUse & { core: number };
-  chunks: number;
-  /** The renderer's busiest threads while recording, % of one core. */
-  threads: (readonly [string, number])[];
-}
-
-/** utime + stime of one process, in clock ticks. */
-function processTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** The Chromium process Playwright started (a child of this process). */
-function browserPid(before: Set<number>): number {
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name) || before.has(Number(name))) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === process.pid && /chrom/i.test(comm)) return Number(name);
-    } catch {
-      // exited while we looked
-    }
-  }
-  throw new Error('could not find the Chromium process Playwright started');
-}
-
-const allPids = () =>
-  new Set(
-    readdirSync('/proc')
-      .filter((n) => /^\d+$/.test(n))
-      .map(Number),
-  );
-
-/** CPU ticks per renderer thread name (Linux cuts names at 15 characters). */
-function rendererThreads(browser: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const p of processTimes(browser).filter((q) => q.role === 'renderer')) {
-    for (const tid of readdirSync(`/proc/${p.pid}/task`)) {
-      try {
-        const stat = readFileSync(`/proc/${p.pid}/task/${tid}/stat`, 'utf8');
-        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        byName.set(name, (byName.get(name) ?? 0) + Number(fields[11]) + Number(fields[12]));
-      } catch {
-        // thread ended while we looked
-      }
-    }
-  }
-  return byName;
-}
-
-async function measure(browser: number, host: number, page: Page, count: () => number) {
-  const before = processTimes(browser);
-  const threadsBefore = rendererThreads(browser);
-  const hostBefore = processTicks(host);
-  const chunksBefore = count();
-  await page.waitForTimeout(WINDOW_S * 1_000);
-  const threads = [...rendererThreads(browser)]
-    .map(
-      ([name, ticks]) =>
-        [name, (100 * (ticks - (threadsBefore.get(name) ?? 0))) / TICKS_PER_SECOND / WINDOW_S] as const,
-    )
-    .filter(([, pct]) => pct > 0.2)
-    .sort((a, b) => b[1] - a[1]);
-  console.log(
-    'renderer threads (% of one core):',
-    threads.map(([n, p]) => `${n} ${p.toFixed(1)}`).join(', '),
-  );
-  const used = cpuPercent(before, processTimes(browser), WINDOW_S);
-  const core = (100 * (processTicks(host) - hostBefore)) / TICKS_PER_SECOND / WINDOW_S;
-  return { use: { ...used, core }, chunks: count() - chunksBefore, threads };
-}
-
-async function round(): Promise<Round> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'scribe-bench-capture-'));
-  const host = await startHostProcess(dataDir);
-  const executablePath = chromiumExecutable();
-  if (!executablePath) throw new Error('no Chromium: install Debian chromium or set CHROMIUM_PATH');
-  const before = allPids();
-  const browser = await chromium.launch({
-    executablePath,
-    // Looped (no %noloop): the visit plays for as long as the window lasts.
-    args: [...CHROMIUM_FLAGS, ...fakeMicrophoneFlags(WAV, { loop: true })],
-  });
+/** id, parent, name and utime + stime (clock ticks) of each entry of `dir` (/proc, /proc/<pid>/task). */
+function stats(dir: string) {
+  const out: { id: number; ppid: number; name: string; ticks: number }[] = [];
+  let entries: string[] = [];
   try {
-    const pid = browserPid(before);
-    const page = await browser.newPage();
-    let chunks = 0;
-    page.on('websocket', (socket) =>
-      socket.on('framesent', ({ payload }) => {
-        if (typeof payload !== 'string') chunks++;
-      }),
-    );
-    await page.goto(host.launchUrl);
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('heading', { name: 'Visit' }).waitFor();
-    // Let the page settle before the reference window.
-    await page.waitForTimeout(SETTLE_MS);
-    const idle = await measure(pid, host.pid, page, () => chunks);
-    await page.getByRole('button', { name: 'Start recording' }).click();
-    await page
-      .getByTestId('recorder-state')
-      .filter({ hasText: /^Recording/ })
-      .waitFor();
-    await page.waitForTimeout(SETTLE_MS);
-    const recording = await measure(pid, host.pid, page, () => chunks);
-    await page.getByRole('button', { name: 'End visit' }).click();
-    return { idle: idle.use, recording: recording.use, chunks: recording.chunks, threads: recording.threads };
-  } finally {
-    await browser.close();
-    await host.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    entries = readdirSync(dir).filter((n) => /^\d+$/.test(n));
+  } catch {
+    // the process exited while we looked
   }
+  for (const entry of entries) {
+    let stat: string;
+    try {
+      stat = readFileSync(`${dir}/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // exited while we looked
+    }
+    // comm may hold spaces and parentheses: the fields after it start at the last ')'.
+    const close = stat.lastIndexOf(')');
+    const fields = stat.slice(close + 2).split(' ');
+    const [id, ppid, ticks] = [Number(entry), Number(fields[1]), Number(fields[11]) + Number(fields[12])];
+    out.push({ id, ppid, name: stat.slice(stat.indexOf('(') + 1, close), ticks });
+  }
+  return out;
+}
+
+type Role = 'renderer' | 'audioService' | 'other';
+function roleOf(pid: number): Role {
+  let args: string[] = [];
+  try {
+    // Split on spaces too: Chromium rewrites its children's argv into one string (setproctitle).
+    args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+  } catch {
+    // exited
+  }
+  if (args.includes('--type=renderer')) return 'renderer';
+  if (args.some((a) => a.startsWith('--utility-sub-type=audio.mojom.AudioService'))) return 'audioService';
+  return 'other';
+}
+
+/**
+ * CPU ticks so far by key: a role in the browser's process tree, `core` (the app core), or
+ * `thread <tid> <name>` for each of the renderer's threads.
+ */
+function snapshot(browser: number, core: number, chunks: number) {
+  const all = stats('/proc');
+  const tree = new Set([browser]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const p of all) if (!tree.has(p.id) && tree.has(p.ppid) && tree.add(p.id)) grew = true;
+  }
+  const ticks = new Map<string, number>();
+  const add = (key: string, n: number) => ticks.set(key, (ticks.get(key) ?? 0) + n);
+  for (const p of all) {
+    if (p.id === core) add('core', p.ticks);
+    if (!tree.has(p.id)) continue;
+    const role = roleOf(p.id);
+    add(role, p.ticks);
+    if (role === 'renderer')
+      for (const t of stats(`/proc/${p.id}/task`)) add(`thread ${t.id} ${t.name}`, t.ticks);
+  }
+  return { ticks, chunks };
+}
+
+type Snapshot = ReturnType<typeof snapshot>;
+type Use = ReturnType<typeof use>;
+
+/**
+ * % of one core between two snapshots (a process or thread born inside the window: all its ticks);
+ * the renderer's threads by name, busiest first.
+ */
+function use(before: Snapshot, after: Snapshot) {
+  const pct = (ticks: number) => (100 * ticks) / TICKS_PER_SECOND / WINDOW_S;
+  const delta = (key: string) => pct((after.ticks.get(key) ?? 0) - (before.ticks.get(key) ?? 0));
+  const threads = new Map<string, number>();
+  for (const key of after.ticks.keys()) {
+    if (!key.startsWith('thread ')) continue;
+    const name = key.split(' ').slice(2).join(' ');
+    threads.set(name, (threads.get(name) ?? 0) + delta(key));
+  }
+  return {
+    renderer: delta('renderer'),
+    webAudio: [...threads].filter(([n]) => WEB_AUDIO_THREAD.test(n)).reduce((s, [, v]) => s + v, 0),
+    audioService: delta('audioService'),
+    core: delta('core'),
+    threads: [...threads].filter(([, v]) => v > 0.2).sort((a, b) => b[1] - a[1]) as [string, number][],
+    chunks: after.chunks - before.chunks,
+  };
+}
+
+async function round(): Promise<{ idle: Use; recording: Use }> {
+  const app = await startApp();
+  const pidsBefore = new Set(stats('/proc').map((p) => p.id));
+  // Looped (no %noloop): the visit plays for as long as the window lasts.
+  const browser = await startChromium({ wav: CONVERSATION_WAV, loop: true });
+  const browserPid = stats('/proc').find(
+    (p) => !pidsBefore.has(p.id) && p.ppid === process.pid && /chrom/i.test(p.name),
+  )?.id;
+  if (browserPid === undefined) throw new Error('could not find the Chromium process Playwright started');
+  const page: Page = await browser.newPage();
+  let chunks = 0;
+  page.on('websocket', (socket) =>
+    socket.on('framesent', ({ payload }) => {
+      if (typeof payload !== 'string') chunks++;
+    }),
+  );
+  const measure = async () => {
+    const before = snapshot(browserPid, app.host.pid, chunks);
+    await page.waitForTimeout(WINDOW_S * 1_000);
+    return use(before, snapshot(browserPid, app.host.pid, chunks));
+  };
+  await page.goto(app.host.launchUrl);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('heading', { name: 'Visit' }).waitFor();
+  // Let the page settle before the reference window.
+  await page.waitForTimeout(SETTLE_MS);
+  const idle = await measure();
+  await startVisit(page);
+  await page.waitForTimeout(SETTLE_MS);
+  const recording = await measure();
+  await page.getByRole('button', { name: 'End visit' }).click();
+  await browser.close();
+  await app.close();
+  return { idle, recording };
 }
 
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
-const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 
-async function main(): Promise<void> {
+runBenchmark('capture-app', 6 * 60_000, async () => {
+  requireBuild();
   const started = Date.now();
-  const rounds: Round[] = [];
+  const rounds: { idle: Use; recording: Use }[] = [];
   for (let k = 0; k < ROUNDS; k++) {
     rounds.push(await round());
     console.log(`round ${k + 1}:`, JSON.stringify(rounds.at(-1)));
   }
-  const row = (label: string, pick: (u: CpuUse & { core: number }) => number) => {
-    const idle = rounds.map((r) => pick(r.idle));
-    const rec = rounds.map((r) => pick(r.recording));
+  const row = (label: string, pick: (u: Use) => number) => {
+    const list = (values: number[]) => values.map((v) => fixed(v)).join(' / ');
     const delta = rounds.map((r) => pick(r.recording) - pick(r.idle));
-    return `| ${label} | ${idle.map((v) => fixed(v)).join(' / ')} | ${rec.map((v) => fixed(v)).join(' / ')} | ${delta.map((v) => fixed(v)).join(' / ')} | ${fixed(mean(delta))} |`;
+    return `| ${label} | ${list(rounds.map((r) => pick(r.idle)))} | ${list(rounds.map((r) => pick(r.recording)))} | ${list(delta)} | ${fixed(mean(delta))} |`;
   };
-  const rendererDelta = mean(rounds.map((r) => r.recording.renderer - r.idle.renderer));
-  const markdown = `## Capture in the app: what recording costs
+  const averageOf = (pick: (r: { idle: Use; recording: Use }) => number) => mean(rounds.map(pick));
+  const rendererDelta = averageOf((r) => r.recording.renderer - r.idle.renderer);
+  await writeSection(
+    'capture-app',
+    `## Capture in the app: what recording costs
 
 ${machineLine()}. Wall time of the whole script: ${Math.round((Date.now() - started) / 1_000)} s.
 
-Browser mode (\`out/main/browser.js\`, the built renderer in Chromium) with the fake microphone
-playing \`e2e/fixtures/conversation.wav\` in a loop. Each round opens the app, saves the first-run
-screen, waits ${SETTLE_MS / 1_000} s on the visit screen, then measures
-${WINDOW_S} s **idle on the visit screen** (the reference, same run) and ${WINDOW_S} s **recording** (after
-${SETTLE_MS / 1_000} s to settle). CPU is utime + stime from \`/proc\`, as % of one core; "Web Audio threads"
-are the renderer's audio threads (Chromium's 16 kHz resampling and the capture worklet); the
-renderer total adds the main thread (Silero on every chunk, the chunk header and send, the level
-meter and recorder state redrawn ten times a second). The app core is the Node process that
-receives the chunks and streams them to the built-in sandbox it hosts. Chunks sent per window:
-${rounds.map((r) => r.chunks).join(' / ')} (${WINDOW_S * 10} expected).
+Windows of ${WINDOW_S} s, idle on the visit screen (the reference) and recording, after ${SETTLE_MS / 1_000} s to settle;
+chunks sent per recording window: ${rounds.map((r) => r.recording.chunks).join(' / ')} (${WINDOW_S * 10} expected).
 
 | process (% of one core) | idle, per round | recording, per round | recording − idle, per round | mean cost of recording |
 | --- | --- | --- | --- | --- |
@@ -183,14 +179,12 @@ ${row('audio service (the fake device)', (u) => u.audioService)}
 ${row('app core (main process)', (u) => u.core)}
 
 The renderer's threads while recording (Linux names, cut at 15 characters; \`chromium\` is the
-main thread, where Silero runs): ${rounds.map((r, k) => `round ${k + 1}: ${r.threads.map(([n, p]) => `${n} ${fixed(p, 1)}`).join(', ')}`).join('; ')}.
+main thread, where Silero runs): ${rounds.map((r, k) => `round ${k + 1}: ${r.recording.threads.map(([n, p]) => `${n} ${fixed(p, 1)}`).join(', ')}`).join('; ')}.
 
 **Capture + VAD in the renderer: ${fixed(rendererDelta)} % of one core** (goal ≤ 3 %${rendererDelta <= 3 ? ', met' : ', **not met**'}).
-`;
-  console.log(markdown);
-  writeSection('capture-app', markdown);
-  const averageOf = (pick: (r: Round) => number) =>
-    rounds.reduce((sum, r) => sum + pick(r), 0) / rounds.length;
+
+Run: \`node --import tsx bench/capture-app/main.ts\` (build first; \`--quick\`: one round).`,
+  );
   const coreIdle = averageOf((r) => r.idle.core);
   const coreRecording = averageOf((r) => r.recording.core);
   saveHeadline('capture-app', [
@@ -208,9 +202,4 @@ main thread, where Silero runs): ${rounds.map((r, k) => `round ${k + 1}: ${r.thr
       ratio: ratio(coreRecording, coreIdle),
     },
   ]);
-}
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
 });

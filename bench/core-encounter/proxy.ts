@@ -1,6 +1,19 @@
 /** The proxy process (`--role proxy`) that times the client's frames outside the sending process. */
 import { once } from 'node:events';
 import { createServer, connect, type Socket } from 'node:net';
+import { percentile } from '../report';
+import { CHUNK_MS } from './visit';
+
+/** Send jitter from the times AUDIO frames arrived: p50 and p99 of |interval − 100 ms|. */
+export function jitter(times: number[]): { p50: number; p99: number; max: number; frames: number } {
+  const deviations = times.slice(1).map((t, i) => Math.abs(t - times[i]! - CHUNK_MS));
+  return {
+    p50: percentile(deviations, 50),
+    p99: percentile(deviations, 99),
+    max: Math.max(...deviations),
+    frames: times.length,
+  };
+}
 
 /**
  * Forwards TCP to `target` unchanged. On connections that upgrade to WebSocket it reads the

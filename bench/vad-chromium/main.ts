@@ -1,31 +1,23 @@
 /**
- * Voice detection in Chromium: what Silero costs per 512-sample frame as the app runs it, and how
- * late it flags each turn of the conversation fixture.
+ * Voice detection in Chromium: Silero per 512-sample frame as the app runs it (the reference: the
+ * same detector with the model replaced by a replay of its probabilities), and how late it flags
+ * each turn of the conversation. Builds its own page (bench/vad-chromium/harness); needs Chromium.
  *
- *   node --import tsx bench/vad-chromium/main.ts [--quick]
- *
- * A page built by Vite from bench/vad-chromium/harness/ runs the app's SpeechDetector
- * (src/renderer/audio/vad/, loaded by its own load-silero.ts) on e2e/fixtures/conversation.wav's
- * 16 kHz samples, one frame per classify() call. Reference, same page and run: the same detector
- * with the inference session replaced by a replay of the model's probabilities (framing, tensors,
- * the FrameProcessor's bookkeeping; no model). Needs Chromium; not `npm run build` (it builds its page).
+ *   node --import tsx bench/vad-chromium/main.ts [--quick]   # --quick: one pass of each
  */
 import type { Page } from '@playwright/test';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
 import { readConversation } from '../../e2e/support/audio-analysis';
-import { CONVERSATION_WAV, launchChromium } from '../browser-app/launch';
-import { QUICK, onCleanup, requireChromium, runBenchmark } from '../browser-app/run';
-import { serveDirectory } from '../browser-app/static-server';
-import { buildHarness } from './build';
+import { serveDirectory } from '../../e2e/support/static-server';
+import * as run from '../support/run';
 import type { Loaded, PassKind, PassResult, VadHarnessApi } from './harness/api';
-import { report } from './markdown';
-import { onsets } from './onset';
+import { report, type Onset } from './markdown';
 
-const TURNS = 'e2e/fixtures/conversation.turns.json';
 /** Passes of each kind, alternating Silero and the reference. */
-const ROUNDS = QUICK ? 1 : 5;
+const ROUNDS = run.QUICK ? 1 : 5;
+const FRAME_MS = 32;
 
 const load = (page: Page, base64: string): Promise<Loaded> =>
   page.evaluate((b) => (globalThis as unknown as { vadHarness: VadHarnessApi }).vadHarness.load(b), base64);
@@ -35,22 +27,53 @@ const pass = (page: Page, kind: PassKind, probabilities?: number[]): Promise<Pas
     probabilities,
   ] as const);
 
-runBenchmark('vad-chromium', 4 * 60_000, async () => {
-  requireChromium();
-  const started = Date.now();
-  const dir = await mkdtemp(join(tmpdir(), 'bench-vad-chromium-'));
-  onCleanup(() => rm(dir, { recursive: true, force: true }));
-  const site = join(dir, 'site');
-  await buildHarness(site, join(dir, 'vite-cache'));
-  const server = await serveDirectory(site);
+/**
+ * For each true turn start, when the detector's verdict first says speech. Frame k holds the
+ * samples of [32k, 32k + 32) ms; its verdict exists once its last sample has arrived, at 32(k + 1) ms.
+ */
+function onsets(speech: boolean[], turns: { speaker: string; startMs: number; endMs: number }[]): Onset[] {
+  return turns.map((turn, index) => {
+    const holding = Math.floor(turn.startMs / FRAME_MS);
+    let flagged: number | undefined;
+    for (let k = holding; k < speech.length && k * FRAME_MS < turn.endMs && flagged === undefined; k++) {
+      if (speech[k]) flagged = (k + 1) * FRAME_MS;
+    }
+    return {
+      turn: index + 1,
+      speaker: turn.speaker,
+      startMs: turn.startMs,
+      flaggedAtMs: flagged,
+      errorMs: flagged === undefined ? undefined : flagged - turn.startMs,
+      // A segment from the previous turn went on.
+      alreadyInSpeech: holding > 0 && speech[holding - 1] === true,
+    };
+  });
+}
 
-  const browser = await launchChromium();
+run.runBenchmark('vad-chromium', 4 * 60_000, async () => {
+  const started = Date.now();
+  const dir = await run.tempDir('bench-vad-chromium-');
+  const site = join(dir, 'site');
+  // Built the way the app's renderer is: the model and the ORT .wasm through load-silero.ts's `?url` imports.
+  await build({
+    root: fileURLToPath(new URL('./harness', import.meta.url)),
+    configFile: false,
+    envDir: false,
+    publicDir: false,
+    cacheDir: join(dir, 'vite-cache'),
+    logLevel: 'warn',
+    build: { outDir: site, emptyOutDir: true, minify: true, reportCompressedSize: false },
+  });
+  const server = await serveDirectory(site);
+  run.onCleanup(() => server.close());
+
+  const browser = await run.startChromium();
   const page = await browser.newPage();
   page.on('pageerror', (error) => console.error('page error:', error.message));
   await page.goto(server.url);
   await page.waitForFunction(() => 'vadHarness' in globalThis);
 
-  const conversation = readConversation(CONVERSATION_WAV, TURNS);
+  const conversation = readConversation(run.CONVERSATION_WAV, run.CONVERSATION_TURNS);
   const { samples } = conversation;
   const loaded = await load(
     page,
@@ -72,7 +95,7 @@ runBenchmark('vad-chromium', 4 * 60_000, async () => {
     loaded,
     silero,
     reference,
-    onsets: onsets(silero[0]!.speech, conversation.turns, 32),
+    onsets: onsets(silero[0]!.speech, conversation.turns),
     chromium: browser.version(),
     wallSeconds: (Date.now() - started) / 1000,
   });

@@ -1,3 +1,4 @@
+import { chromium, type Browser } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -33,4 +34,15 @@ export function fakeMicrophoneFlags(wav: string | undefined, options: { loop?: b
     '--use-fake-device-for-media-stream',
     `--use-file-for-fake-audio-capture=${resolve(wav)}${options.loop ? '' : '%noloop'}`,
   ];
+}
+
+/**
+ * The one Chromium launch of e2e/ and bench/: the flags above and, given a WAV, the fake microphone
+ * playing it (once per capture stream, or looped).
+ */
+export function launchChromium(options: { wav?: string; loop?: boolean } = {}): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumExecutable(),
+    args: [...CHROMIUM_FLAGS, ...fakeMicrophoneFlags(options.wav, { loop: options.loop })],
+  });
 }

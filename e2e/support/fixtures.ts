@@ -1,16 +1,9 @@
-import {
-  test as base,
-  _electron,
-  chromium,
-  type Browser,
-  type ElectronApplication,
-  type Page,
-} from '@playwright/test';
+import { test as base, _electron, type Browser, type ElectronApplication, type Page } from '@playwright/test';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHostProcess, type HostProcess } from './browser-host-process';
-import { CHROMIUM_FLAGS, chromiumExecutable, fakeMicrophoneFlags } from './chromium';
+import { fakeMicrophoneFlags, launchChromium } from './chromium';
 
 export type Target = 'browser' | 'electron';
 
@@ -59,10 +52,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   browser: [
     async ({ fakeMicrophone }, use) => {
-      const browser = await chromium.launch({
-        executablePath: chromiumExecutable(),
-        args: [...CHROMIUM_FLAGS, ...fakeMicrophoneFlags(fakeMicrophone)],
-      });
+      const browser = await launchChromium({ wav: fakeMicrophone });
       await use(browser);
       await browser.close();
     },

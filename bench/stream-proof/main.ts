@@ -1,31 +1,22 @@
 /**
- * Proof of receipt without the ACK extension (issue 14). A production service may send no ACK, so
- * the stream client pings after every chunk and takes a pong as proof that the service read
- * everything before it. This measures what the liveness bound and the repeat bound rest on:
+ * Proof of receipt without the ACK extension (issue 14): pong round trips against the ACK for the
+ * same chunks; bytes repeated at the resume point after a stall or a drop, through the real stream
+ * client, against what resuming from the last byte written would lose; how long the client takes to
+ * leave a service that hangs for good. The method is in docs/benchmarks.md.
  *
- * 1. How long a pong takes: at real time, while a backlog drains at 4×, and behind a service that
- *    caps reading at 4× with the client's unproven window full. Reference in the same run and on
- *    the same connection: the sandbox's ACK for the same chunk.
- * 2. What a connection that hangs and then dies (stall 2 s, then RST) and a dropped connection
- *    cost, through the real stream client against the sandbox without ACK: bytes repeated at the
- *    resume point. Reference: what resuming from the last byte written (the client before this
- *    issue) would have lost in the same events.
- * 3. How long the client takes to leave a service that hangs for good (the default bound).
- *
- * Run: node --import tsx bench/stream-proof.ts
+ *   npm run build && node --import tsx bench/stream-proof/main.ts [--trials 5] [--quick]
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { connectionStarts, withoutResumeRepeats } from '../sandbox/test-support/resume-repeats';
-import { ServiceClient, syntheticSpeech } from '../sandbox/test-support/service-client';
-import { systemClock } from '../src/main/core/ports';
-import type { TokenSource } from '../src/main/core/service/token-source';
-import { MAX_UNPROVEN_BYTES } from '../src/main/core/stream/outgoing';
-import { createStreamClient, DEFAULT_LIVENESS_TIMEOUT_MS } from '../src/main/core/stream/stream-client';
-import type { StreamClient } from '../src/main/core/stream/stream-client-options';
-import { saveHeadline } from './headline';
-import { machineLine, percentile, writeSection } from './report';
+import type { SandboxProcess } from '../../e2e/support/sandbox-process';
+import type { FaultRequest } from '../../sandbox/control/faults';
+import { connectionStarts, withoutResumeRepeats } from '../../sandbox/test-support/resume-repeats';
+import { ServiceClient, syntheticSpeech } from '../../sandbox/test-support/service-client';
+import { systemClock } from '../../src/main/core/ports';
+import type { TokenSource } from '../../src/main/core/service/token-source';
+import { MAX_UNPROVEN_BYTES } from '../../src/main/core/stream/outgoing';
+import { createStreamClient, DEFAULT_LIVENESS_TIMEOUT_MS } from '../../src/main/core/stream/stream-client';
+import type { StreamClient } from '../../src/main/core/stream/stream-client-options';
+import { machineLine, percentile, saveHeadline, writeSection } from '../report';
+import { numberArg, QUICK, requireBuild, runBenchmark, startSandbox } from '../support/run';
 
 const CHUNK_BYTES = 3_200;
 const BEARER = {
@@ -33,31 +24,14 @@ const BEARER = {
   partner_token: 'sandbox-bearer-partner-token',
   provider_id: 'dr-proof',
 };
-const TRIALS = 5;
+const TRIALS = QUICK ? 2 : numberArg('trials', 5);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function startSandboxProcess(args: string[]): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'sandbox/main.ts', '--port', '0', '--asr', 'energy', ...args],
-    {
-      stdio: ['ignore', 'pipe', 'ignore'],
-    },
-  );
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
-  return { url: line.replace('SANDBOX_URL=', ''), child };
-}
 
 const speech = (seconds: number, seed: number) =>
   syntheticSpeech(
     Array.from({ length: Math.ceil(seconds / 2) }, () => ({ speechMs: 1_400, silenceMs: 600 })),
     seed,
   ).subarray(0, seconds * 32_000);
-
-interface Latencies {
-  pong: number[];
-  ack: number[];
-}
 
 /**
  * Sends `seconds` of audio on a raw socket, a chunk every `intervalMs`, with a ping after each
@@ -69,12 +43,12 @@ async function measureRoundTrips(
   seconds: number,
   intervalMs: number,
   window = Number.POSITIVE_INFINITY,
-): Promise<Latencies> {
+) {
   const id = await client.createSession('proof');
   const stream = await client.openStream(id);
   const socket = stream.socket;
   const sentAt = new Map<number, number>();
-  const out: Latencies = { pong: [], ack: [] };
+  const out = { pong: [] as number[], ack: [] as number[] };
   let proven = 0;
   let acked = 0;
   const ackTimes: number[] = [];
@@ -123,20 +97,17 @@ function loginTokens(baseUrl: string): TokenSource {
   return { current: () => (cached ??= login()), renew: () => (cached = login()) };
 }
 
-interface FaultTrial {
-  repeated: number;
-  /** What resuming from the last byte written would have lost (bytes). */
-  lostIfWritten: number;
-  /** From the fault to the link going down, ms. */
-  noticedMs: number;
-}
-
-/** One visit through the real stream client; `fault` breaks its connection at 1.5 s. */
+/**
+ * One visit through the real stream client; `fault` breaks its connection at 1.5 s. Returns the bytes
+ * repeated at the resume point, what resuming from the last byte written would have lost, and the
+ * time from the fault to the link going down (ms).
+ */
 async function faultTrial(
-  baseUrl: string,
+  sandbox: SandboxProcess,
   rest: ServiceClient,
-  fault: (id: string) => Promise<void>,
-): Promise<FaultTrial> {
+  fault: { action: 'stall_stream' | 'drop_stream'; seconds?: number },
+) {
+  const baseUrl = sandbox.url;
   const id = await rest.createSession('prooffault');
   const client: StreamClient = createStreamClient({
     endpoint: { baseUrl },
@@ -164,18 +135,14 @@ async function faultTrial(
     client.sendAudio(chunk);
     if (k === 15) {
       faultAt = performance.now();
-      await fault(id);
+      await sandbox.faults({ ...fault, which: 'current', session_id: id } as FaultRequest);
     }
     await sleep(100);
   }
   await client.finish();
   client.dispose();
-  const seen = (await (await fetch(`${baseUrl}/__sandbox/sessions/${id}`)).json()) as {
-    timeline: { type: string; detail?: string }[];
-  };
-  const wav = Buffer.from(await (await fetch(`${baseUrl}/__sandbox/sessions/${id}/audio.wav`)).arrayBuffer());
-  const starts = connectionStarts(seen.timeline);
-  const found = withoutResumeRepeats(wav.subarray(44), starts, Buffer.concat(appended));
+  const starts = connectionStarts((await sandbox.session(id)).timeline);
+  const found = withoutResumeRepeats(await sandbox.audio(id), starts, Buffer.concat(appended));
   if (!found || !found.pcm.equals(Buffer.concat(appended))) throw new Error('the service is missing audio');
   return {
     repeated: found.repeats[0] ?? 0,
@@ -184,71 +151,40 @@ async function faultTrial(
   };
 }
 
-async function postFault(baseUrl: string, body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${baseUrl}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`fault: HTTP ${response.status}`);
-}
-
 const ms = (values: number[]) =>
   `${percentile(values, 50).toFixed(1)} / ${percentile(values, 99).toFixed(1)} / ${Math.max(...values).toFixed(1)}`;
 const bytes = (values: number[]) => values.map((v) => v.toLocaleString('en-US')).join(', ');
 
-async function main(): Promise<void> {
+runBenchmark('stream-proof', 6 * 60_000, async () => {
+  requireBuild();
   // 1. Round trips, on a sandbox that sends ACKs too (the reference), at time scale 1.
-  const withAck = await startSandboxProcess([]);
+  const withAck = await startSandbox({ asr: 'energy' });
   const ackClient = new ServiceClient(withAck.url);
   await ackClient.signIn(BEARER);
   const live = await measureRoundTrips(ackClient, 10, 100);
   const drain = await measureRoundTrips(ackClient, 20, 25);
   const capped = await measureRoundTrips(ackClient, 20, 0, MAX_UNPROVEN_BYTES);
-  withAck.child.kill('SIGTERM');
-  console.log(
-    `pong p50/p99/max: live ${ms(live.pong)}, drain ${ms(drain.pong)}, window-full ${ms(capped.pong)}`,
-  );
+  await withAck.stop();
 
   // 2. and 3. Faults through the real client, against the sandbox without ACK.
-  const noAck = await startSandboxProcess(['--no-ack']);
+  const noAck = await startSandbox({ asr: 'energy', ack: false });
   const rest = new ServiceClient(noAck.url);
   await rest.signIn(BEARER);
-  const stalls: FaultTrial[] = [];
-  const drops: FaultTrial[] = [];
+  const stalls = [];
+  const drops = [];
   for (let k = 0; k < TRIALS; k++) {
-    stalls.push(
-      await faultTrial(noAck.url, rest, (id) =>
-        postFault(noAck.url, { action: 'stall_stream', which: 'current', session_id: id, seconds: 2 }),
-      ),
-    );
-    drops.push(
-      await faultTrial(noAck.url, rest, (id) =>
-        postFault(noAck.url, { action: 'drop_stream', which: 'current', session_id: id }),
-      ),
-    );
+    stalls.push(await faultTrial(noAck, rest, { action: 'stall_stream', seconds: 2 }));
+    drops.push(await faultTrial(noAck, rest, { action: 'drop_stream' }));
   }
-  const hung = await faultTrial(noAck.url, rest, (id) =>
-    postFault(noAck.url, { action: 'stall_stream', which: 'current', session_id: id, seconds: 20 }),
-  );
-  noAck.child.kill('SIGTERM');
-  console.log(
-    `stall: repeated ${bytes(stalls.map((t) => t.repeated))}; lost if written ${bytes(stalls.map((t) => t.lostIfWritten))}`,
-  );
-  console.log(
-    `drop: repeated ${bytes(drops.map((t) => t.repeated))}; lost if written ${bytes(drops.map((t) => t.lostIfWritten))}`,
-  );
-  console.log(`hung for good: left after ${hung.noticedMs.toFixed(0)} ms`);
+  const hung = QUICK ? undefined : await faultTrial(noAck, rest, { action: 'stall_stream', seconds: 20 });
 
   const worstRepeat = Math.max(...stalls.map((t) => t.repeated), ...drops.map((t) => t.repeated));
   const meanLost = stalls.reduce((sum, t) => sum + t.lostIfWritten, 0) / stalls.length;
-  writeSection(
+  await writeSection(
     'stream-proof',
     `## Stream: proof of receipt without ACK
 
-${machineLine()}. The sandbox runs as its own process at time scale 1; the clients run in the
-benchmark process. A chunk is 100 ms (3,200 bytes); every chunk is followed by a ping naming the
-offset after it.
+${machineLine()}.
 
 **Pong round trip** (send → pong, ms, p50 / p99 / max), with the sandbox's ACK for the same chunks on
 the same connection as the reference:
@@ -259,25 +195,25 @@ the same connection as the reference:
 | a backlog at 4× real time | ${drain.pong.length} | ${ms(drain.pong)} | ${ms(drain.ack)} |
 | as fast as allowed, ${MAX_UNPROVEN_BYTES.toLocaleString('en-US')} bytes unproven at most (the service reads at 4× at most) | ${capped.pong.length} | ${ms(capped.pong)} | ${ms(capped.ack)} |
 
-A pong costs what an ACK costs. The slowest one here waits behind the service's 4× rate cap with
-the client's unproven window (2 s of audio) full: about half a second. The liveness bound,
-${DEFAULT_LIVENESS_TIMEOUT_MS / 1_000} s, sits an order of magnitude above every pong measured,
-and above TCP's own recovery of a segment lost three times (0.2 + 0.4 + 0.8 s) on a real link.
+The liveness bound is ${DEFAULT_LIVENESS_TIMEOUT_MS / 1_000} s.
 
-**Faults through the real stream client against the sandbox without ACK** (${TRIALS} trials each, the fault
-1.5 s into a 6 s recording; every byte reached the service in every trial, checked byte for
-byte after taking out the repeat):
+**Faults through the real stream client against the sandbox without ACK** (${TRIALS} trials each; every
+byte reached the service in every trial, checked byte for byte after taking out the repeat):
 
 | fault | bytes repeated at the resume point | reference: lost by resuming from the last byte written | link down after the fault (ms) |
 |---|---|---|---:|
 | the service stops reading for 2 s, then resets (RST) | ${bytes(stalls.map((t) => t.repeated))} | ${bytes(stalls.map((t) => t.lostIfWritten))} | ${ms(stalls.map((t) => t.noticedMs))} |
 | the connection drops (no close frame) | ${bytes(drops.map((t) => t.repeated))} | ${bytes(drops.map((t) => t.lostIfWritten))} | ${ms(drops.map((t) => t.noticedMs))} |
 
-**A service that hangs for good** (stops reading for 20 s): the client left the connection after
+${
+  hung
+    ? `**A service that hangs for good** (stops reading for 20 s): the client left the connection after
 ${(hung.noticedMs / 1_000).toFixed(1)} s (the bound is ${DEFAULT_LIVENESS_TIMEOUT_MS / 1_000} s, checked every second) and resumed on
-a new one; ${hung.repeated.toLocaleString('en-US')} bytes repeated.
+a new one; ${hung.repeated.toLocaleString('en-US')} bytes repeated.`
+    : '`--quick`: no service that hangs for good.'
+}
 
-Run: \`node --import tsx bench/stream-proof.ts\`.`,
+Run: \`node --import tsx bench/stream-proof/main.ts\` (build first; \`--trials N\`, 5 by default; \`--quick\`: 2 trials, no hang).`,
   );
   saveHeadline('stream-proof', [
     {
@@ -293,7 +229,4 @@ Run: \`node --import tsx bench/stream-proof.ts\`.`,
       reference: `ACK ${percentile(live.ack, 99).toFixed(1)} ms`,
     },
   ]);
-  process.exit(0);
-}
-
-await main();
+});

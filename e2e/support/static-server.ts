@@ -1,15 +1,15 @@
 /**
  * A static file server for a directory on 127.0.0.1 (any free port): http, so module scripts and
- * WebAssembly load as they do from the app's own host (file:// would not), with the MIME types
- * the browser checks (`application/wasm` lets WebAssembly compile while it downloads).
+ * WebAssembly load as they do from the app's own host (file:// would not), and a secure context, as
+ * getUserMedia and AudioWorklet need; with the MIME types the browser checks (`application/wasm`
+ * lets WebAssembly compile while it downloads). bench/vad-chromium serves its built harness with it.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
-import { onCleanup } from './run';
 
-export const MIME_TYPES: Record<string, string> = {
+const MIME_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
@@ -46,7 +46,8 @@ export async function serveDirectory(dir: string): Promise<StaticServer> {
     server.listen(0, '127.0.0.1', resolve);
   });
   const { port } = server.address() as AddressInfo;
-  const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-  const stop = onCleanup(close);
-  return { url: `http://127.0.0.1:${port}/`, close: stop };
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
