@@ -1,7 +1,6 @@
 // Whether Electron's runtime is on this machine, fetching it with Electron's own installer when it
-// is missing. The install step never fetches it (package.json allowScripts denies electron's
-// postinstall), so `npm ci` works where its download host is unreachable; `npm start` and
-// `npm run dev` ask here first.
+// is missing. The install step never fetches it (Electron has no install script since 42), so
+// `npm ci` works where its download host is unreachable; `npm start` and `npm run dev` ask here first.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
