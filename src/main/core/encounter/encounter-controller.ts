@@ -16,6 +16,7 @@ import { createSpooledVisits } from './spooled-visits';
 import { deliverVisit, type DeliveryDeps, type DeliveryLeg } from './visit-delivery';
 import { DISK_REFUSED_NOTICE, IDLE, toView } from './visit-view';
 import { openLeg, releaseLeg, type Leg } from './visit-leg';
+import { legsOf, STOPPED, visitRecorders, type VisitLegs } from './visit-recorders';
 import { FINAL_STATES, fetchEarlierVisit } from './visit-results';
 
 /**
@@ -23,12 +24,9 @@ import { FINAL_STATES, fetchEarlierVisit } from './visit-results';
  * second, form-filling leg that gets the same chunks, pauses and End (the service keeps ambient and
  * form-filling sessions apart, docs/protocol.md).
  */
-interface ActiveEncounter extends Leg {
+interface ActiveEncounter extends VisitLegs {
   encounterId: string;
   session: ServiceSession;
-  formLeg?: Leg;
-  /** End was pressed (once is enough). */
-  ending?: boolean;
   /** The recording failed before End: its legs are let go, its audio waits in the spool for Try again. */
   failed?: boolean;
 }
@@ -49,9 +47,6 @@ export interface EncounterControllerDeps {
   /** A visit started or changed state (for the History list; ids and times only). */
   onVisit?(entry: Pick<HistoryEntry, 'sessionId'> & Partial<HistoryEntry>): void;
 }
-
-/** A recorder in these states takes no more audio: a new visit may start. */
-const STOPPED = new Set(['ended', 'cancelled', 'failed']);
 
 /**
  * One encounter at a time: creates the session (with our own UUID so a retried create cannot make
@@ -277,21 +272,13 @@ export function createEncounterController(deps: EncounterControllerDeps) {
   return {
     start,
     view,
-    chunk(chunk: AudioChunk): void {
-      for (const leg of legsOf(requireActive())) leg.recorder.pushChunk(chunk);
-    },
-    /** recorder.attach: a new page's capture joins the visit being recorded, numbered from 0. */
+    chunk: (chunk: AudioChunk): void => visitRecorders.chunk(requireActive(), chunk),
     attachCapture(): RecorderView {
-      const encounter = requireActive();
-      if (encounter.ending || STOPPED.has(encounter.recorder.state.state))
-        throw new UserFacingError('invalid_request', 'No recording is running.');
-      for (const leg of legsOf(encounter)) leg.recorder.attachCapture();
+      visitRecorders.attachCapture(requireActive());
       return view();
     },
-    /** The capturing page went away: the visit waits for it instead of counting a stall. */
     captureDetached(): void {
-      if (!active || active.ending) return;
-      for (const leg of legsOf(active)) leg.recorder.captureDetached();
+      if (active) visitRecorders.captureDetached(active);
     },
     /** protocol: Form filling (PATCH merges by item key) — a form added while recording. */
     async addForms(items: FormContextItem[]): Promise<void> {
@@ -305,11 +292,11 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       await encounter.session.rest.patchFormContext(formSession, items);
     },
     pause(): RecorderView {
-      for (const leg of legsOf(requireActive())) leg.recorder.pause();
+      visitRecorders.pause(requireActive());
       return view();
     },
     resume(): RecorderView {
-      for (const leg of legsOf(requireActive())) leg.recorder.resume();
+      visitRecorders.resume(requireActive());
       return view();
     },
     end,
@@ -403,8 +390,4 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         releaseLegs(encounter);
     },
   };
-}
-
-function legsOf(encounter: ActiveEncounter): Leg[] {
-  return encounter.formLeg ? [encounter, encounter.formLeg] : [encounter];
 }

@@ -2,6 +2,7 @@ import { streamUrl } from '../service/token-source';
 import { createMemoryAudioLog } from './audio-log';
 import { createLinkState } from './link-state';
 import { openConnection, type Connection } from './connection';
+import { createConnectionWatch } from './connection-watch';
 import { createOutgoing } from './outgoing';
 import {
   backoffDelay,
@@ -145,37 +146,16 @@ export function createStreamClient(options: StreamClientOptions): StreamClient {
     pump();
   };
 
-  /** A half-open TCP connection or a hung service looks healthy until something times out: these. */
+  const checkConnection = createConnectionWatch({
+    clock,
+    log,
+    sessionId,
+    out,
+    livenessTimeoutMs,
+    stallTimeoutMs,
+  });
   const watch = (connection: Connection) => {
-    if (connection !== current) return;
-    const now = clock.now();
-    const oldestPing = connection.pings[0];
-    if (oldestPing && now - oldestPing.at > livenessTimeoutMs) {
-      if (out.pongsAnswered === undefined) {
-        // Never one pong, on a connection that otherwise works: a service outside RFC 6455.
-        log.warn('stream: the service answers no ping; liveness and proof of receipt are unavailable', {
-          sessionId,
-        });
-        connection.pings.length = 0;
-        return out.noPongs();
-      }
-      log.warn('stream: no pong for too long; reconnecting', {
-        sessionId,
-        waitedMs: now - oldestPing.at,
-        proven: out.proven,
-        sent: out.sent,
-      });
-      return connection.socket.terminate();
-    }
-    const since = connection.waitingSince;
-    if (since !== undefined && now - since > stallTimeoutMs) {
-      log.warn('stream: no ACK or close for too long; reconnecting', {
-        sessionId,
-        acked: out.acked,
-        sent: out.sent,
-      });
-      connection.socket.terminate();
-    }
+    if (connection === current) checkConnection(connection);
   };
 
   const onPong = (connection: Connection, offset: number) => {
