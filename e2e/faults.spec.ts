@@ -36,6 +36,24 @@ async function reach(page: Page, clock: string): Promise<void> {
   await expect(elapsed(page)).toHaveText(clock, { timeout: 60_000 });
 }
 
+/** First run against the sandbox, then a visit recording under `encounterId`; its session id there. */
+async function beginVisit(page: Page, sandbox: SandboxProcess, encounterId: string): Promise<string> {
+  test.setTimeout(180_000);
+  await useExternalService(page, sandbox.url);
+  await startVisit(page, encounterId);
+  return (await sandbox.sessionOf(encounterId)).id;
+}
+
+/** Waits until the session's stream is open again, on its `connections`-th connection. */
+async function openOnConnection(sandbox: SandboxProcess, id: string, connections: number): Promise<void> {
+  await expect
+    .poll(async () => {
+      const session = await sandbox.session(id);
+      return session.stream_open && session.connections;
+    })
+    .toBe(connections);
+}
+
 /** End after the conversation, then the note and the transcript, as after any visit. */
 async function endAndExpectNote(page: Page): Promise<void> {
   await reach(page, END_AT);
@@ -129,22 +147,14 @@ for (const ack of [true, false]) {
       sandbox,
       watched,
     }) => {
-      test.setTimeout(180_000);
       const { page } = scribe;
-      await useExternalService(page, sandbox.url);
-      await startVisit(page, encounter('faultdrops'));
-      const { id } = await sandbox.sessionOf(encounter('faultdrops'));
+      const id = await beginVisit(page, sandbox, encounter('faultdrops'));
 
       for (const [k, at] of ['0:08', '0:16', '0:28'].entries()) {
         await reach(page, at);
         await sandbox.faults({ action: 'drop_stream', which: 'current', session_id: id });
         // The app is back on a new connection before the next drop.
-        await expect
-          .poll(async () => {
-            const { connections, stream_open } = await sandbox.session(id);
-            return stream_open && connections;
-          })
-          .toBe(k + 2);
+        await openOnConnection(sandbox, id, k + 2);
       }
       await endAndExpectNote(page);
 
@@ -162,11 +172,8 @@ for (const ack of [true, false]) {
       sandbox,
       watched,
     }) => {
-      test.setTimeout(180_000);
       const { page } = scribe;
-      await useExternalService(page, sandbox.url);
-      await startVisit(page, encounter('faultkill'));
-      const { id } = await sandbox.sessionOf(encounter('faultkill'));
+      const id = await beginVisit(page, sandbox, encounter('faultkill'));
 
       await reach(page, '0:12');
       await sandbox.kill();
@@ -188,21 +195,13 @@ for (const ack of [true, false]) {
       sandbox,
       watched,
     }) => {
-      test.setTimeout(180_000);
       const { page } = scribe;
-      await useExternalService(page, sandbox.url);
-      await startVisit(page, encounter('faultstall'));
-      const { id } = await sandbox.sessionOf(encounter('faultstall'));
+      const id = await beginVisit(page, sandbox, encounter('faultstall'));
 
       await reach(page, '0:12');
       await sandbox.faults({ action: 'stall_stream', which: 'current', session_id: id, seconds: 2 });
       // The reset (2 s) comes before the app's own liveness bound (5 s) would.
-      await expect
-        .poll(async () => {
-          const { connections, stream_open } = await sandbox.session(id);
-          return stream_open && connections;
-        })
-        .toBe(2);
+      await openOnConnection(sandbox, id, 2);
       await endAndExpectNote(page);
 
       const session = await expectEveryCapturedByte(sandbox, id, watched, maxRepeat);
@@ -221,11 +220,8 @@ test('the service is unreachable for the end of the visit and End is pressed off
   sandbox,
   watched,
 }) => {
-  test.setTimeout(180_000);
   const { page } = scribe;
-  await useExternalService(page, sandbox.url);
-  await startVisit(page, 'faultoffline1');
-  const { id } = await sandbox.sessionOf('faultoffline1');
+  const id = await beginVisit(page, sandbox, 'faultoffline1');
 
   await reach(page, '0:30');
   // 60 s of outage at the sandbox's time scale (0.25): 15 s with nothing listening on its port.
@@ -261,11 +257,8 @@ test('the service token expires mid-stream: the app signs in again, resumes, and
   sandbox,
   watched,
 }) => {
-  test.setTimeout(180_000);
   const { page } = scribe;
-  await useExternalService(page, sandbox.url);
-  await startVisit(page, 'faulttoken1');
-  const { id } = await sandbox.sessionOf('faulttoken1');
+  const id = await beginVisit(page, sandbox, 'faulttoken1');
 
   await reach(page, '0:12');
   await sandbox.faults({ action: 'expire_tokens' });
