@@ -5,7 +5,10 @@
 // (Electron security findings against security/electronegativity-justified.json, offline) count as
 // one check each; the build is a prerequisite of the scan and the end-to-end tests and counts as one
 // check too.
-import { spawnSync } from 'node:child_process';
+//
+// The four static checks run at once (each prints its output when it ends); the unit tests and the
+// end-to-end tests each run alone after them, since both measure timing (README, "Tests").
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const RESULTS = '.test-results';
@@ -21,6 +24,31 @@ function run(title, command, args) {
   const { status } = spawnSync(command, args, { stdio: 'inherit', env: process.env });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   return { ok: status === 0, seconds };
+}
+
+/** Runs the checks at once; prints each one's output, whole, when it ends. */
+async function checksAtOnce(checks) {
+  await Promise.all(
+    checks.map(
+      ([title, command, args]) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const child = spawn(command, args, { env: process.env });
+          const output = [];
+          child.stdout.on('data', (data) => output.push(data));
+          child.stderr.on('data', (data) => output.push(data));
+          child.on('close', (status) => {
+            const seconds = ((Date.now() - started) / 1000).toFixed(1);
+            const ok = status === 0;
+            console.log(`\n=== ${title}: ${[command, ...args].join(' ')}`);
+            process.stdout.write(Buffer.concat(output));
+            tally[ok ? 'passed' : 'failed'] += 1;
+            lines.push(`${title}: ${ok ? 'passed' : 'FAILED'} (${seconds} s)`);
+            resolve();
+          });
+        }),
+    ),
+  );
 }
 
 function check(title, command, args) {
@@ -39,15 +67,16 @@ function readJson(path) {
 }
 
 const built = check('build', 'npx', ['electron-vite', 'build']);
-if (built) {
-  check('electronegativity', 'node', ['scripts/electronegativity.mjs']);
-} else {
+if (!built) {
   tally.failed += 1;
   lines.push('electronegativity: not run, the build failed');
 }
-check('lint', 'npx', ['eslint', '.', '--max-warnings', '0']);
-check('format', 'npx', ['prettier', '--check', '.']);
-check('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+await checksAtOnce([
+  ...(built ? [['electronegativity', 'node', ['scripts/electronegativity.mjs']]] : []),
+  ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+  ['format', 'npx', ['prettier', '--check', '.']],
+  ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+]);
 
 {
   const { ok, seconds } = run('unit (vitest)', 'npx', [

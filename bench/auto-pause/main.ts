@@ -5,7 +5,7 @@
  *
  *   npm run build && node --import tsx bench/auto-pause/main.ts [--quick]   # --quick: the default visit, End at 0:30
  */
-import type { SandboxProcess } from '../../e2e/support/sandbox-process';
+import type { SandboxProcess } from '../../sandbox/test-support/sandbox-process';
 import { CapturedAudio, contiguousFromZero } from '../../e2e/support/captured-audio';
 import { readConversation } from '../../e2e/support/audio-analysis';
 import { endVisitAt, startVisit, useExternalService } from '../support/app-page';

@@ -1,5 +1,5 @@
 /** The numbers of one run → the core-encounter section of docs/benchmarks.md (the method follows it there). */
-import type { SandboxSession } from '../../e2e/support/sandbox-process';
+import type { SandboxSession } from '../../sandbox/test-support/sandbox-process';
 import { machineLine, ratio as ratioOf, type HeadlineRow } from '../report';
 import type { Measurements } from './main';
 import { CHUNK_MS, countInto, quietRuns, type HeapTrace, type Memory } from './visit';

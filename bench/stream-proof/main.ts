@@ -6,7 +6,7 @@
  *
  *   npm run build && node --import tsx bench/stream-proof/main.ts [--trials 5] [--quick]
  */
-import type { SandboxProcess } from '../../e2e/support/sandbox-process';
+import type { SandboxProcess } from '../../sandbox/test-support/sandbox-process';
 import type { FaultRequest } from '../../sandbox/control/faults';
 import { connectionStarts, withoutResumeRepeats } from '../../sandbox/test-support/resume-repeats';
 import { ServiceClient, syntheticSpeech } from '../../sandbox/test-support/service-client';

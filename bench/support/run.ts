@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHostProcess } from '../../e2e/support/browser-host-process';
 import { chromiumExecutable, launchChromium } from '../../e2e/support/chromium';
-import { startSandboxProcess, type SandboxProcessOptions } from '../../e2e/support/sandbox-process';
+import { startSandboxProcess, type SandboxProcessOptions } from '../../sandbox/test-support/sandbox-process';
 
 /** Fewer rounds, for developing the script (the numbers are not for the report). */
 export const QUICK = process.argv.includes('--quick');

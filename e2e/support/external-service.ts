@@ -4,7 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CapturedAudio } from './captured-audio';
 import { test as scribeTest } from './fixtures';
-import { startSandboxProcess, type SandboxProcess, type SandboxProcessOptions } from './sandbox-process';
+import {
+  startSandboxProcess,
+  type SandboxProcess,
+  type SandboxProcessOptions,
+} from '../../sandbox/test-support/sandbox-process';
 
 /** The sandbox's default bearer partner (sandbox/partners.default.json). */
 export const BEARER_PARTNER = { id: 'demo-bearer', token: 'sandbox-bearer-partner-token' };

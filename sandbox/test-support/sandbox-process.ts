@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import type { FaultRequest } from '../../sandbox/control/faults';
+import type { FaultRequest } from '../control/faults';
 
 /** What `GET /__sandbox/sessions/:id` says about a session (the fields the tests read). */
 export interface SandboxSession {
@@ -26,6 +26,12 @@ export interface SandboxProcessOptions {
   minSpeechMs?: number;
   /** false: `--no-ack`, a service without the ACK extension (the production interface names none). */
   ack?: boolean;
+  /**
+   * built (the default): `out/main/sandbox.js`, what `npm run sandbox` runs, for end-to-end tests
+   * of the built app. source: `sandbox/main.ts` through tsx, for the contract tier, which must not
+   * depend on a build.
+   */
+  entry?: 'built' | 'source';
 }
 
 /**
@@ -146,10 +152,11 @@ export async function startSandboxProcess(options: SandboxProcessOptions): Promi
 type Spawned = { url: string; child: ChildProcess } | { error: string; portInUse: boolean };
 
 async function spawnOnce(port: number, options: SandboxProcessOptions, log: string[]): Promise<Spawned> {
+  const entry = options.entry === 'source' ? ['--import', 'tsx', 'sandbox/main.ts'] : ['out/main/sandbox.js'];
   const child = spawn(
     process.execPath,
     [
-      'out/main/sandbox.js',
+      ...entry,
       '--port',
       String(port),
       '--data',
