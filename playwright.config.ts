@@ -10,6 +10,8 @@ if (!electron.available && process.env.TEST_WORKER_INDEX === undefined) {
 
 /** Specs that measure timing in the page, which other tests' load would disturb. */
 const CADENCE_SPECS = /hidden-page\.spec\.ts/;
+/** Specs that record the whole 40 s conversation (about 50 s each). */
+const LONG_SPECS = /(visit|capture)\.spec\.ts/;
 
 export default defineConfig<ScribeTestOptions>({
   testDir: 'e2e',
@@ -28,13 +30,20 @@ export default defineConfig<ScribeTestOptions>({
   projects: [
     // Processes started from the command line (npm run sandbox): no browser, no Electron.
     { name: 'node', testMatch: /sandbox-cli\.spec\.ts/ },
-    { name: 'browser', testIgnore: [/sandbox-cli\.spec\.ts/, CADENCE_SPECS], use: { target: 'browser' } },
+    // Workers take tests in the order of these projects, then of files: the longest visits first,
+    // so no 50 s spec starts last while the other workers stand idle.
+    { name: 'browser-long', testMatch: LONG_SPECS, use: { target: 'browser' } },
+    {
+      name: 'browser',
+      testIgnore: [/sandbox-cli\.spec\.ts/, LONG_SPECS, CADENCE_SPECS],
+      use: { target: 'browser' },
+    },
     // The hidden-page specs judge the chunks' cadence to a few ms: they run once the rest is done,
     // both at once, so only their own two visits share the CPU.
     {
       name: 'browser-cadence',
       testMatch: CADENCE_SPECS,
-      dependencies: ['browser'],
+      dependencies: ['browser-long', 'browser'],
       use: { target: 'browser' },
     },
     ...(electron.available
