@@ -1,27 +1,29 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
-import { RENDERER_CSP } from './src/shared/csp';
+import { devRendererCsp, RENDERER_CSP } from './src/shared/csp';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
-/** Writes the one CSP (src/shared/csp.ts) into index.html; dev mode also allows Vite's HMR socket. */
+/**
+ * The CSP of `npm run dev`: the React Refresh preamble (an inline script plugin-react adds to
+ * index.html, base '/') admitted by its hash, so a new plugin version cannot slip in another.
+ */
+export const DEV_RENDERER_CSP = devRendererCsp([
+  createHash('sha256').update(react.preambleCode.replace('__BASE__', '/')).digest('base64'),
+]);
+
+/** Writes the one CSP (src/shared/csp.ts) into index.html; the dev server's is DEV_RENDERER_CSP. */
 function injectCsp(): Plugin {
   return {
     name: 'inject-renderer-csp',
     transformIndexHtml: {
       order: 'pre',
-      handler(html, context) {
-        const csp = context.server
-          ? RENDERER_CSP.replace(
-              "connect-src 'self'",
-              "connect-src 'self' ws://localhost:* http://localhost:*",
-            ).replace("style-src 'self'", "style-src 'self' 'unsafe-inline'")
-          : RENDERER_CSP;
-        return html.replace('%RENDERER_CSP%', csp);
-      },
+      handler: (html, context) =>
+        html.replace('%RENDERER_CSP%', context.server ? DEV_RENDERER_CSP : RENDERER_CSP),
     },
   };
 }

@@ -8,6 +8,8 @@ if (!electron.available && process.env.TEST_WORKER_INDEX === undefined) {
   console.log(`Electron target skipped: ${electron.reason}; the same specs ran in browser mode.`);
 }
 
+/** Processes started from the command line (npm run sandbox, npm run dev): no app fixture, no Electron. */
+const COMMAND_LINE_SPECS = /(sandbox-cli|npm-run-dev)\.spec\.ts/;
 /** Specs that measure timing in the page, which other tests' load would disturb. */
 const CADENCE_SPECS = /hidden-page\.spec\.ts/;
 /** Specs that record the whole 40 s conversation (about 50 s each). */
@@ -28,14 +30,13 @@ export default defineConfig<ScribeTestOptions>({
   reporter: [['list'], ['json', { outputFile: '.test-results/playwright.json' }]],
   use: { trace: 'retain-on-failure' },
   projects: [
-    // Processes started from the command line (npm run sandbox): no browser, no Electron.
-    { name: 'node', testMatch: /sandbox-cli\.spec\.ts/ },
+    { name: 'node', testMatch: COMMAND_LINE_SPECS },
     // Workers take tests in the order of these projects, then of files: the longest visits first,
     // so no 50 s spec starts last while the other workers stand idle.
     { name: 'browser-long', testMatch: LONG_SPECS, use: { target: 'browser' } },
     {
       name: 'browser',
-      testIgnore: [/sandbox-cli\.spec\.ts/, LONG_SPECS, CADENCE_SPECS],
+      testIgnore: [COMMAND_LINE_SPECS, LONG_SPECS, CADENCE_SPECS],
       use: { target: 'browser' },
     },
     // The hidden-page specs judge the chunks' cadence to a few ms: they run once the rest is done,
@@ -47,7 +48,7 @@ export default defineConfig<ScribeTestOptions>({
       use: { target: 'browser' },
     },
     ...(electron.available
-      ? [{ name: 'electron', testIgnore: /sandbox-cli\.spec\.ts/, use: { target: 'electron' as const } }]
+      ? [{ name: 'electron', testIgnore: COMMAND_LINE_SPECS, use: { target: 'electron' as const } }]
       : []),
   ],
 });

@@ -33,7 +33,7 @@ beforeEach(async () => {
     clock: systemClock,
     heartbeatIntervalMs: 50,
   });
-  host = await startBrowserHost({ core, rendererDir, port: 0, log: silentLogger });
+  host = await startBrowserHost({ core, renderer: { dir: rendererDir }, port: 0, log: silentLogger });
 });
 
 afterEach(async () => {

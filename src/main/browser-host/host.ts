@@ -2,16 +2,25 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyReply } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { RENDERER_CSP } from '../../shared/csp';
 import type { AppCore } from '../core/app-core';
 import type { Logger } from '../core/ports';
 import { createLaunchKey, type LaunchKey } from './launch-key';
 import { serveContractOverSocket } from './socket-transport';
 
+/**
+ * Where the page comes from: the built renderer (electron-vite's out/renderer), or, for `npm run
+ * dev` only, a development server's request handler (Vite in middleware mode, with hot reload)
+ * and the wider CSP its page needs (src/shared/csp.ts, devRendererCsp).
+ */
+export type RendererSource =
+  | { dir: string }
+  | { dev: { csp: string; handle(request: IncomingMessage, response: ServerResponse): void } };
+
 export interface BrowserHostOptions {
   core: AppCore;
-  /** The built renderer (electron-vite's out/renderer). */
-  rendererDir: string;
+  renderer: RendererSource;
   /** 0 picks a free port. */
   port: number;
   log: Logger;
@@ -43,11 +52,16 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_CONTRACT_FRAME_BYTES } });
 
+  const { renderer } = options;
+  const headers = {
+    'Content-Security-Policy': `${'dev' in renderer ? renderer.dev.csp : RENDERER_CSP}; frame-ancestors 'none'`,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cache-Control': 'no-store',
+  };
+
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('Content-Security-Policy', `${RENDERER_CSP}; frame-ancestors 'none'`);
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('Cache-Control', 'no-store');
+    reply.headers(headers);
 
     if (!isOwnHost(request.headers.host, origin)) return refuse(reply, 421, 'wrong host');
 
@@ -74,7 +88,17 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     serveContractOverSocket(socket, options.core, options.log);
   });
 
-  await app.register(fastifyStatic, { root: options.rendererDir, index: 'index.html' });
+  if ('dev' in renderer) {
+    // Past the checks above, every other request is the development server's (it answers its own
+    // 404s); it writes to the raw response, so the headers go there too.
+    app.setNotFoundHandler((request, reply) => {
+      reply.hijack();
+      for (const [name, value] of Object.entries(headers)) reply.raw.setHeader(name, value);
+      renderer.dev.handle(request.raw, reply.raw);
+    });
+  } else {
+    await app.register(fastifyStatic, { root: renderer.dir, index: 'index.html' });
+  }
 
   await app.listen({ host: '127.0.0.1', port: options.port });
   const address = app.server.address();

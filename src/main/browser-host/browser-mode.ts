@@ -1,0 +1,105 @@
+/**
+ * Browser mode, started: the same main-process core as the desktop app, in plain Node, with the
+ * renderer served to a browser tab on 127.0.0.1. Two entries use it: `main.ts` (`npm run
+ * start:browser`, the built renderer) and `scripts/dev-browser.ts` (`npm run dev` where Electron's
+ * runtime is missing: the renderer from Vite's dev server, with hot reload).
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createAppCore, type AppCore } from '../core/app-core';
+import { defaultDataDirectory, PRODUCT_NAME } from '../core/data-directory';
+import { createJsonFileStorage } from '../core/json-file-storage';
+import { scrubbedLogger } from '../core/logging/scrubbed-logger';
+import { createSecretValues } from '../core/logging/secret-values';
+import { createFileSecretBox } from '../core/secrets/file-secret-box';
+import { checkSettingsFile } from '../core/startup/settings-file-check';
+import { systemClock } from '../core/ports';
+import { startBrowserHost, type BrowserHost, type RendererSource } from './host';
+import { createLaunchKey } from './launch-key';
+import { browserModeLogPath, createNodeFileLogger } from './node-file-logger';
+import { openInSystemBrowser } from './system-browser';
+
+export interface BrowserModeOptions {
+  /** 0 picks a free port. */
+  port: number;
+  /** Where settings, secrets, History, the spool and the log live (default: the app's data directory). */
+  dataDirectory?: string;
+  renderer: RendererSource;
+  /** The app's version (package.json), as the window shows it. */
+  version: string;
+  /** Open the page in the system browser too (where there is one). */
+  open: boolean;
+}
+
+export interface BrowserMode {
+  core: AppCore;
+  host: BrowserHost;
+  stop(): Promise<void>;
+}
+
+/** Starts browser mode and prints its address (the SCRIBE_URL line, for programs) and where things are. */
+export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
+  const dataDirectory = options.dataDirectory ?? defaultDataDirectory();
+  await mkdir(dataDirectory, { recursive: true, mode: 0o700 });
+
+  // Every line goes through the scrubber (no token, secret or patient data) to <data>/logs/main.log
+  // and the console; the core registers each secret it learns in secretValues, and so does this
+  // file with the launch key, so the scrubber knows them by value too.
+  const secretValues = createSecretValues();
+  const logPath = browserModeLogPath(dataDirectory);
+  const log = scrubbedLogger(createNodeFileLogger({ filePath: logPath, console: true }), secretValues);
+  const launchKey = createLaunchKey();
+  secretValues.add(launchKey.key);
+  secretValues.add(launchKey.sessionToken);
+
+  // Own file names: the desktop app keeps electron-store's settings.json and an encrypted
+  // secrets.json in the same directory, in formats browser mode must not overwrite. A damaged
+  // settings file is set aside first, as the desktop app does, and the window says so.
+  const settingsPath = join(dataDirectory, 'browser-settings.json');
+  const notices = await checkSettingsFile(settingsPath, log);
+
+  const core = await createAppCore({
+    settingsStorage: createJsonFileStorage(settingsPath, log),
+    // Browser mode keeps secrets in a file only this user can read (Electron uses the OS keychain).
+    secrets: createFileSecretBox({ filePath: join(dataDirectory, 'browser-secrets.json'), log }),
+    appInfo: {
+      name: PRODUCT_NAME,
+      version: options.version,
+      mode: 'browser',
+      platform: process.platform,
+      runtime: { node: process.versions.node },
+      dataDirectory,
+      notices,
+    },
+    log,
+    secretValues,
+    clock: systemClock,
+  });
+
+  const host = await startBrowserHost({
+    core,
+    renderer: options.renderer,
+    port: options.port,
+    log,
+    launchKey,
+  });
+
+  console.log(`SCRIBE_URL=${host.launchUrl}`);
+  const opened = options.open && openInSystemBrowser(host.launchUrl, log);
+  console.log(
+    `${PRODUCT_NAME} is running in browser mode. ` +
+      (opened
+        ? 'It opens in your browser; if not, open the address above in Chromium or Chrome.'
+        : 'Open the address above in Chromium or Chrome.'),
+  );
+  console.log(`Settings: ${core.settings.location}. Log: ${logPath}. Stop with Ctrl+C.`);
+
+  return { core, host, stop: async () => void (await Promise.all([core.stop(), host.close()])) };
+}
+
+/** Stops browser mode cleanly on Ctrl+C or a polite kill, then exits. */
+export function stopOnSignals(mode: { stop(): Promise<void> }): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void mode.stop().then(() => process.exit(0)));
+  }
+}
