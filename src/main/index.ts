@@ -9,7 +9,7 @@ import { isSignInPageUrl } from '../shared/sign-in-page';
 import { applicationMenuTemplate } from './app-menu';
 import { APP_ORIGIN, registerAppSchemePrivileges, serveRendererFromAppScheme } from './app-protocol';
 import { createAppCore, type AppCore } from './core/app-core';
-import { PRODUCT_NAME } from './core/data-directory';
+import { ensurePrivateDataDirectory, PRODUCT_NAME } from './core/data-directory';
 import {
   startupFailureMessage,
   windowCrashLoopMessage,
@@ -64,6 +64,7 @@ app.on('second-instance', () => {
 });
 
 async function start(): Promise<void> {
+  await ensurePrivateDataDirectory(app.getPath('userData'));
   serveRendererFromAppScheme(join(outDir, 'renderer'));
   // Electron's default menu would ship View ▸ Reload and DevTools (app-menu.ts).
   Menu.setApplicationMenu(

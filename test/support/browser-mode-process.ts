@@ -56,10 +56,21 @@ export async function startBrowserMode(options: {
   };
 }
 
-/** Opens the launch address as a browser does and returns the session cookie it trades the key for. */
-export async function launchCookie(launchUrl: string): Promise<string> {
-  const response = await fetch(launchUrl, { redirect: 'manual' });
-  return (response.headers.get('set-cookie') ?? '').split(';')[0] as string;
+const cookies = new Map<string, Promise<string>>();
+
+/**
+ * Opens the launch address as a browser does and returns the session cookie it trades the key
+ * for; the key trades once, so later calls for the same address get the cookie kept from the first.
+ */
+export function launchCookie(launchUrl: string): Promise<string> {
+  let cookie = cookies.get(launchUrl);
+  if (!cookie) {
+    cookie = fetch(launchUrl, { redirect: 'manual' }).then(
+      (response) => (response.headers.get('set-cookie') ?? '').split(';')[0] as string,
+    );
+    cookies.set(launchUrl, cookie);
+  }
+  return cookie;
 }
 
 /** One contract call over browser mode's socket, as the window makes it; resolves with its result. */

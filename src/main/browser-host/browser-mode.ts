@@ -4,10 +4,9 @@
  * start:browser`, the built renderer) and `scripts/dev-browser.ts` (`npm run dev` where Electron's
  * runtime is missing: the renderer from Vite's dev server, with hot reload).
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createAppCore, type AppCore } from '../core/app-core';
-import { defaultDataDirectory, PRODUCT_NAME } from '../core/data-directory';
+import { defaultDataDirectory, ensurePrivateDataDirectory, PRODUCT_NAME } from '../core/data-directory';
 import { createJsonFileStorage } from '../core/json-file-storage';
 import { scrubbedLogger } from '../core/logging/scrubbed-logger';
 import { createSecretValues } from '../core/logging/secret-values';
@@ -40,7 +39,7 @@ export interface BrowserMode {
 /** Starts browser mode and prints its address (the SCRIBE_URL line, for programs) and where things are. */
 export async function startBrowserMode(options: BrowserModeOptions): Promise<BrowserMode> {
   const dataDirectory = options.dataDirectory ?? defaultDataDirectory();
-  await mkdir(dataDirectory, { recursive: true, mode: 0o700 });
+  await ensurePrivateDataDirectory(dataDirectory);
 
   // Every line goes through the scrubber (no token, secret or patient data) to <data>/logs/main.log
   // and the console; the core registers each secret it learns in secretValues, and so does this

@@ -52,9 +52,12 @@ async function launchCookie(): Promise<string> {
   return cookie.split(';')[0] as string;
 }
 
-function openSocket(headers: Record<string, string>): Promise<WebSocket> {
-  const socket = new WebSocket(`${host.origin.replace('http', 'ws')}/contract`, { headers });
+function openSocket(headers: Record<string, string>, path = '/contract'): Promise<WebSocket> {
+  const socket = new WebSocket(`${host.origin.replace('http', 'ws')}${path}`, { headers });
   return new Promise((resolve, reject) => {
+    // A refusal is an answer with a status; an upgrade left hanging is a failure too.
+    const timer = setTimeout(() => reject(new Error('no answer in 3 s')), 3_000);
+    socket.once('close', () => clearTimeout(timer));
     socket.once('open', () => resolve(socket));
     socket.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
     socket.once('error', reject);
@@ -88,6 +91,14 @@ describe('browser mode host', () => {
     expect((await fetch(`${host.origin}/assets/index.js`)).status).toBe(403);
   });
 
+  it('trades the launch key once: a second trade of the same address is refused', async () => {
+    await launchCookie();
+    const again = await fetch(host.launchUrl, { redirect: 'manual' });
+    expect(again.status).toBe(403);
+    expect(again.headers.get('set-cookie')).toBeNull();
+    expect(await again.text()).toContain('only once');
+  });
+
   it('trades the key for a cookie, then serves the app under the CSP', async () => {
     const cookie = await launchCookie();
     const page = await fetch(`${host.origin}/`, { headers: { cookie } });
@@ -95,6 +106,8 @@ describe('browser mode host', () => {
     expect(await page.text()).toContain('<title>Ambient Scribe</title>');
     expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    // Nothing of the app is kept in a cache: the page and its files alike.
+    expect(page.headers.get('cache-control')).toBe('no-store');
   });
 
   it('refuses requests addressed to another host name (DNS rebinding)', async () => {
@@ -113,6 +126,32 @@ describe('browser mode host', () => {
     const cookie = await launchCookie();
     await expect(openSocket({ cookie, origin: 'http://127.0.0.1:1' })).rejects.toThrow('refused 403');
     await expect(openSocket({ cookie })).rejects.toThrow('refused 403');
+  });
+
+  it('answers the contract only at its exact path: encoded, doubled, upper-case and other paths are refused with a status', async () => {
+    const cookie = await launchCookie();
+    const variants = [
+      '/%63ontract',
+      '/c%6fntract',
+      '/%63%6fntract',
+      '//contract',
+      '/CONTRACT',
+      '/contract/',
+      '/',
+      '/x',
+    ];
+    for (const path of variants) {
+      // From another origin (a page on another loopback port), and from our own: never opened.
+      await expect(openSocket({ cookie, origin: 'http://127.0.0.1:1' }, path), path).rejects.toThrow(
+        'refused 404',
+      );
+      await expect(openSocket({ cookie, origin: host.origin }, path), path).rejects.toThrow('refused 404');
+    }
+    // A plain request to a decoded variant is refused too (the router would serve it as the route).
+    const plain = await fetch(`${host.origin}/%63ontract`, { headers: { cookie } });
+    expect(plain.status).toBe(404);
+    // The real path still opens from our own origin.
+    (await openSocket({ cookie, origin: host.origin })).close();
   });
 
   it('carries the contract: verbs, validation, persistence and events', async () => {

@@ -67,9 +67,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
 
     const { key } = request.query as { key?: unknown };
     if (request.url.startsWith('/?') && key !== undefined) {
-      if (!launchKey.matchesKey(key)) return refuse(reply, 403, 'wrong key');
+      const sessionToken = launchKey.trade(key);
+      if (sessionToken === undefined) return refuse(reply, 403, 'wrong or spent key');
       // Trade the key for a cookie and drop it from the address bar.
-      reply.setCookie(cookieName, launchKey.sessionToken, {
+      reply.setCookie(cookieName, sessionToken, {
         path: '/',
         httpOnly: true,
         sameSite: 'strict',
@@ -79,7 +80,15 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     if (!launchKey.matchesSessionToken(request.cookies[cookieName])) {
       return refuse(reply, 403, 'no key');
     }
-    if (request.url.startsWith(CONTRACT_SOCKET_PATH) && request.headers.origin !== origin) {
+    // The router decodes and forgives paths (/%63ontract is /contract to it), so the contract is
+    // matched on the raw path, exactly: every WebSocket upgrade and every path that only decodes
+    // or folds to the contract's is refused with a status unless it is the contract path itself.
+    const path = request.url.split('?', 1)[0]!;
+    const isContract = path === CONTRACT_SOCKET_PATH;
+    if (!isContract && (request.headers.upgrade !== undefined || looksLikeContractPath(path))) {
+      return refuse(reply, 404, 'not the contract path');
+    }
+    if (isContract && request.headers.origin !== origin) {
       return refuse(reply, 403, 'foreign origin');
     }
   });
@@ -97,7 +106,8 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
       renderer.dev.handle(request.raw, reply.raw);
     });
   } else {
-    await app.register(fastifyStatic, { root: renderer.dir, index: 'index.html' });
+    // Its own Cache-Control (public, max-age=0) off: the page and its files are no-store, as above.
+    await app.register(fastifyStatic, { root: renderer.dir, index: 'index.html', cacheControl: false });
   }
 
   await app.listen({ host: '127.0.0.1', port: options.port });
@@ -112,6 +122,22 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     origin,
     close: () => app.close(),
   };
+}
+
+/** A path a lenient router could take for the contract's: decoded, slashes merged, any case. */
+function looksLikeContractPath(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // Not decodable: the router will not find the contract in it either.
+  }
+  return (
+    decoded
+      .replace(/\/{2,}/g, '/')
+      .replace(/\/$/, '')
+      .toLowerCase() === CONTRACT_SOCKET_PATH
+  );
 }
 
 function isOwnHost(hostHeader: string | undefined, origin: string): boolean {
@@ -130,5 +156,6 @@ async function refuse(reply: FastifyReply, status: number, reason: string): Prom
 
 const REFUSED_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ambient Scribe</title></head>
 <body><main><h1>This page needs the app's launch address</h1>
-<p>Browser mode only answers the address it printed when it started (it carries a one-time key).
-Open that address, or restart browser mode with <code>npm run start:browser</code> and open the new one.</p></main></body></html>`;
+<p>Browser mode only answers the address it printed when it started, and only once (it carries a
+one-time key). If that address was opened already, restart browser mode with
+<code>npm run start:browser</code> and open the new one.</p></main></body></html>`;

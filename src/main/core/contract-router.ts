@@ -7,6 +7,7 @@ import {
   type VerbResponse,
 } from '../../shared/contract';
 import { describeProblems } from '../../shared/validation';
+import { throttledWarnings } from './logging/throttled-warnings';
 import type { Logger } from './ports';
 import { ServiceCallError } from './service/service-error';
 import { UserFacingError } from './user-facing-error';
@@ -32,18 +33,20 @@ export function createContractRouter(
   /** Names people see for payload fields, so a refusal names the field as the UI labels it. */
   fieldLabels: Record<string, string> = {},
 ): ContractRouter {
+  // A caller can provoke refusals at will: they are counted, not each written.
+  const warnRefused = throttledWarnings(log);
   return {
     async dispatch(verb, payload) {
       if (!isVerbName(verb)) {
         // Not the name itself: it is whatever the caller sent.
-        log.warn('verb refused: unknown verb');
+        warnRefused('verb refused: unknown verb');
         return fail('unknown_verb', 'The app asked for something this version does not offer.');
       }
       const parsed = verbSchemas[verb].request.safeParse(payload);
       if (!parsed.success) {
         const fields = describeProblems(parsed.error, fieldLabels);
         // Which fields, never what was in them (a date of birth, a comment) nor the sentences.
-        log.warn('verb refused: invalid input', { verb, rejectedFields: fields.map((f) => f.field) });
+        warnRefused('verb refused: invalid input', { verb, rejectedFields: fields.map((f) => f.field) });
         return {
           ok: false,
           error: {

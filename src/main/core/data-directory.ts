@@ -1,3 +1,4 @@
+import { chmod, mkdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,4 +18,15 @@ export function defaultDataDirectory(
   if (platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), PRODUCT_NAME);
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', PRODUCT_NAME);
   return join(env.XDG_CONFIG_HOME ?? join(home, '.config'), PRODUCT_NAME);
+}
+
+/**
+ * Makes the data directory this user's alone (0700) at every launch: created so, and narrowed when
+ * it exists already (made by an older version, a copy or by hand), since it holds visits' audio,
+ * History and the secrets.
+ */
+export async function ensurePrivateDataDirectory(directory: string): Promise<void> {
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  // Windows has no POSIX modes: the folder under the user's profile is already theirs.
+  if (process.platform !== 'win32') await chmod(directory, 0o700);
 }

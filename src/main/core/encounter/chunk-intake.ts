@@ -1,6 +1,7 @@
 import { decodeAudioChunk, type AudioChunk } from '../../../shared/contract';
 import type { FieldProblem } from '../../../shared/validation';
 import type { EventHub } from '../event-hub';
+import { throttledWarnings } from '../logging/throttled-warnings';
 import type { Logger } from '../ports';
 import { UserFacingError } from '../user-facing-error';
 
@@ -14,8 +15,10 @@ export function createChunkIntake(deps: {
   events: EventHub;
   log: Logger;
 }): (message: unknown) => void {
+  // A page can send refused chunks at will: they are counted, not each written.
+  const warn = throttledWarnings(deps.log);
   const refuse = (message: string, fields: FieldProblem[], seq?: number) => {
-    deps.log.warn(`audio chunk refused${seq !== undefined ? ` (seq ${seq})` : ''}: ${message}`);
+    warn(`audio chunk refused${seq !== undefined ? ` (seq ${seq})` : ''}: ${message}`);
     deps.events.emit('recorder.chunkRefused', { ...(seq !== undefined ? { seq } : {}), message, fields });
   };
 
