@@ -6,8 +6,9 @@
 // one check each; the build is a prerequisite of the scan and the end-to-end tests and counts as one
 // check too.
 //
-// The four static checks run at once (each prints its output when it ends); the unit tests and the
-// end-to-end tests each run alone after them, since both measure timing (README, "Tests").
+// The four static checks and the unit tests run at once (each prints its output when it ends: the
+// unit tests mostly wait on sockets and timers); the end-to-end tests run alone after them, since
+// they play audio in real time and judge its timing (README, "Tests").
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 
@@ -26,11 +27,14 @@ function run(title, command, args) {
   return { ok: status === 0, seconds };
 }
 
-/** Runs the checks at once; prints each one's output, whole, when it ends. */
-async function checksAtOnce(checks) {
+/**
+ * Runs these at once; prints each one's output, whole, when it ends, and counts it as one check
+ * passed or failed, or through its own `count(ok, seconds)` (a test runner with a report).
+ */
+async function atOnce(runs) {
   await Promise.all(
-    checks.map(
-      ([title, command, args]) =>
+    runs.map(
+      ([title, command, args, count]) =>
         new Promise((resolve) => {
           const started = Date.now();
           const child = spawn(command, args, { env: process.env });
@@ -42,8 +46,11 @@ async function checksAtOnce(checks) {
             const ok = status === 0;
             console.log(`\n=== ${title}: ${[command, ...args].join(' ')}`);
             process.stdout.write(Buffer.concat(output));
-            tally[ok ? 'passed' : 'failed'] += 1;
-            lines.push(`${title}: ${ok ? 'passed' : 'FAILED'} (${seconds} s)`);
+            if (count) count(ok, seconds);
+            else {
+              tally[ok ? 'passed' : 'failed'] += 1;
+              lines.push(`${title}: ${ok ? 'passed' : 'FAILED'} (${seconds} s)`);
+            }
             resolve();
           });
         }),
@@ -71,37 +78,37 @@ if (!built) {
   tally.failed += 1;
   lines.push('electronegativity: not run, the build failed');
 }
-await checksAtOnce([
+/** Adds Vitest's own counts from its JSON report. */
+function countUnit(ok, seconds) {
+  const report = readJson(`${RESULTS}/vitest.json`);
+  if (!report) {
+    tally.failed += 1;
+    lines.push(`unit (vitest): FAILED without a report (${seconds} s)`);
+    return;
+  }
+  const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  tally.passed += report.numPassedTests;
+  tally.failed += report.numFailedTests;
+  tally.skipped += skipped;
+  // A suite that fails to load has no failed test but is a failure all the same.
+  if (!ok && report.numFailedTests === 0) tally.failed += 1;
+  lines.push(
+    `unit (vitest): ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped (${seconds} s)`,
+  );
+}
+
+await atOnce([
   ...(built ? [['electronegativity', 'node', ['scripts/electronegativity.mjs']]] : []),
   ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
   ['format', 'npx', ['prettier', '--check', '.']],
   ['typecheck', 'npm', ['run', '--silent', 'typecheck']],
+  [
+    'unit (vitest)',
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${RESULTS}/vitest.json`],
+    countUnit,
+  ],
 ]);
-
-{
-  const { ok, seconds } = run('unit (vitest)', 'npx', [
-    'vitest',
-    'run',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${RESULTS}/vitest.json`,
-  ]);
-  const report = readJson(`${RESULTS}/vitest.json`);
-  if (report) {
-    const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
-    tally.passed += report.numPassedTests;
-    tally.failed += report.numFailedTests;
-    tally.skipped += skipped;
-    // A suite that fails to load has no failed test but is a failure all the same.
-    if (!ok && report.numFailedTests === 0) tally.failed += 1;
-    lines.push(
-      `unit (vitest): ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped (${seconds} s)`,
-    );
-  } else {
-    tally.failed += 1;
-    lines.push(`unit (vitest): FAILED without a report (${seconds} s)`);
-  }
-}
 
 if (built) {
   const { ok, seconds } = run('end-to-end (playwright)', 'npx', ['playwright', 'test']);
