@@ -50,6 +50,11 @@ export interface SandboxOptions {
   ack?: boolean;
   /** The /__sandbox/ test control API (on by default). */
   controlApi?: boolean;
+  /**
+   * Answer only requests addressed to 127.0.0.1:<port> (421 otherwise), so a page on some other
+   * name that resolves to loopback (DNS rebinding) cannot reach it. On for the app's built-in demo.
+   */
+  onlyOwnHost?: boolean;
   log?: SandboxLog;
 }
 
@@ -139,6 +144,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   await app.register(fastifyWebsocket, { options: { maxPayload: 256 * 1024, autoPong: false } });
 
   app.addHook('onRequest', async (request, reply) => {
+    if (options.onlyOwnHost && request.headers.host !== new URL(url).host)
+      return sendError(reply, 421, 'invalid_request', 'this service answers only 127.0.0.1 at its own port');
     if (request.url.startsWith('/__sandbox') || request.url.startsWith('/idp')) return;
     if (faults.restDelayMs > 0) await new Promise((r) => setTimeout(r, faults.restDelayMs));
     if (faults.failRestRemaining > 0 && !request.headers.upgrade) {

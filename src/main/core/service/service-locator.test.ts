@@ -1,7 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PARTNERS } from '../../../../sandbox/partners';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
 import { silentLogger } from '../ports';
 import { createServiceLocator } from './service-locator';
@@ -46,6 +48,56 @@ describe('the built-in demo service', () => {
       });
       expect(response.status, `${method} ${path}`).toBe(404);
     }
+  });
+
+  it('has its own partner tokens and webhook secrets for this launch, not the published samples', async () => {
+    const published = DEFAULT_PARTNERS.flatMap((p) => [
+      ...('partner_token' in p ? [p.partner_token] : []),
+      ...(p.webhook_secret ? [p.webhook_secret] : []),
+    ]);
+    for (const authModel of ['bearer', 'single_auth_token'] as const) {
+      const demo = await locator.resolve({ ...DEFAULT_SETTINGS, authModel });
+      expect(demo.builtinPartnerToken, authModel).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(published).not.toContain(demo.builtinPartnerToken);
+      if (demo.webhook) expect(published).not.toContain(demo.webhook.secret);
+    }
+    // The published sample token signs nobody in.
+    const demo = await locator.resolve(DEFAULT_SETTINGS);
+    const sample = DEFAULT_PARTNERS.find((p) => p.partner_id === demo.partnerId)!;
+    const login = await fetch(`${demo.endpoint.baseUrl}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        partner_id: demo.partnerId,
+        partner_token: 'partner_token' in sample ? sample.partner_token : '',
+        provider_id: 'dr-locator',
+      }),
+    });
+    expect(login.status).toBe(401);
+    expect(await login.json()).toMatchObject({ message: expect.stringMatching(/invalid_sdp_token|partner/) });
+  });
+
+  it('answers only its own address: another host name for loopback gets 421 (DNS rebinding)', async () => {
+    const { port } = new URL((await locator.resolve(DEFAULT_SETTINGS)).endpoint.baseUrl);
+    const status = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        request({
+          host: '127.0.0.1',
+          port,
+          path: '/api/v1/info/service-medical-form-templates',
+          headers: { host },
+        })
+          .once('response', (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          })
+          .once('error', reject)
+          .end();
+      });
+    expect(await status(`localhost:${port}`)).toBe(421);
+    expect(await status(`attacker.example:${port}`)).toBe(421);
+    // Its own address reaches the interface (which wants a token there).
+    expect(await status(`127.0.0.1:${port}`)).toBe(401);
   });
 
   it('is started once, whatever the number of callers', async () => {

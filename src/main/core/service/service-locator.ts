@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { Settings } from '../../../shared/settings';
 import type { Sandbox } from '../../../../sandbox/server';
@@ -109,11 +110,25 @@ export function createServiceLocator(options: { dataDirectory: string; log: Logg
  * control API stays off: nothing on 127.0.0.1 can read a visit or inject a fault through the app.
  */
 async function startBuiltinSandbox(options: { dataDirectory: string; log: Logger }): Promise<Sandbox> {
-  const { startSandbox } = await import('../../../../sandbox/server');
+  const [{ startSandbox }, { DEFAULT_PARTNERS }] = await Promise.all([
+    import('../../../../sandbox/server'),
+    import('../../../../sandbox/partners'),
+  ]);
+  // The sample partners' tokens and webhook secrets are published (partners.default.json): the
+  // demo makes its own for each launch, known only to this process, so nothing else on the
+  // computer can sign in to it or forge a notification to the app.
+  const secret = () => randomBytes(32).toString('base64url');
+  const partners = DEFAULT_PARTNERS.map((partner) => ({
+    ...partner,
+    ...('partner_token' in partner ? { partner_token: secret() } : {}),
+    ...(partner.webhook_secret ? { webhook_secret: secret() } : {}),
+  }));
   return startSandbox({
     dataDir: join(options.dataDirectory, 'sandbox'),
+    partners,
     asr: 'auto',
     controlApi: false,
+    onlyOwnHost: true,
     // It runs in this process and writes to the app's log: its lines say they are the demo's.
     log: prefixed(options.log, 'built-in sandbox: '),
   });
