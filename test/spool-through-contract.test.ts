@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -174,6 +174,32 @@ describe('the spool behind a visit', () => {
     await expect(call('history.finish', { sessionId })).rejects.toThrow(
       'This visit has nothing left to finish.',
     );
+  });
+
+  it('a visit whose manifest was truncated is still Interrupted, and Finish makes its note with every byte once', async () => {
+    const { sessionId, dataDir } = await startVisit();
+    play(`${'.'.repeat(5)}${'S'.repeat(30)}`);
+    await waitFor('recorder.changed', (v) => v.state === 'streaming');
+    await core.stop();
+    // The disk lost the end of the manifest's last write: what is left is not JSON.
+    const manifestPath = join(dataDir, 'spool', sessionId, 'manifest.json');
+    const whole = readFileSync(manifestPath);
+    writeFileSync(manifestPath, whole.subarray(0, Math.floor(whole.length / 2)));
+
+    await startCore(dataDir);
+    expect(await historyEntries()).toEqual([
+      expect.objectContaining({ sessionId, state: 'interrupted', audioKept: true }),
+    ]);
+    await call('history.finish', { sessionId });
+    const done = await waitFor('results.progress', (p) => p.sessionId === sessionId && p.done === true);
+    expect(done.status).toBe('completed');
+    // The service has exactly the captured audio (it said where to resume: nothing twice).
+    const received = await serviceCopy(sessionId);
+    const spooled = await spooledCopy(dataDir, sessionId);
+    expect(spooled.bytes).toBe(35 * 3_200);
+    expect(received.received_bytes).toBe(spooled.bytes);
+    expect(received.pcm_sha256).toBe(spooled.sha256);
+    expect(spooled.manifest).toMatchObject({ encounterId: 'spool1', state: 'delivered' });
   });
 
   it('against a service without ACK, the next run resumes where the service was known to be, not from the start', async () => {

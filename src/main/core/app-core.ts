@@ -13,6 +13,7 @@ import type { UnfinishedVisit } from './encounter/spooled-visits';
 import { createJsonFileStorage } from './json-file-storage';
 import { createSecretValues, rememberingSecretBox, type SecretValues } from './logging/secret-values';
 import { sweepAudioSpools } from './spool/audio-spool';
+import { rebuildSpoolManifest } from './spool/spool-manifest-rebuild';
 import { loadSpoolKey } from './spool/spool-key';
 import type { Clock, JsonStorage, Logger } from './ports';
 import type { RecorderTiming } from './recorder/recorder-types';
@@ -142,6 +143,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     },
   });
   const session = () => sessions.get(settings.get());
+  repairSpoolManifests(history, spoolRoot, deps.clock.now(), deps.log);
   reconcileHistory(history, encounters.spooled.list());
   const sweep = () => {
     const removed = sweepAudioSpools(spoolRoot, deps.clock.now(), {
@@ -312,6 +314,29 @@ function reconcileHistory(history: EncounterHistory, unfinished: UnfinishedVisit
   }
   for (const entry of history.list()) {
     if (!unfinished.some((v) => v.sessionId === entry.sessionId)) forgetAudio(history, entry.sessionId);
+  }
+}
+
+/**
+ * A visit History says has audio, whose spool lost its manifest, gets one again from its segments
+ * (spool-manifest-rebuild.ts), so reconcileHistory finds it Interrupted rather than gone.
+ */
+function repairSpoolManifests(history: EncounterHistory, spoolRoot: string, now: number, log: Logger): void {
+  for (const entry of history.list()) {
+    if (!entry.audioKept) continue;
+    const legs = [
+      { sessionId: entry.sessionId, kind: entry.kind },
+      ...(entry.formSessionId
+        ? [{ sessionId: entry.formSessionId, kind: 'form' as const, visitSessionId: entry.sessionId }]
+        : []),
+    ];
+    for (const leg of legs) {
+      const facts = { encounterId: entry.encounterId, createdAt: entry.startedAt, ...leg };
+      const segments = rebuildSpoolManifest(join(spoolRoot, leg.sessionId), facts, now);
+      // Counts only: no encounter id, no audio.
+      if (segments !== undefined)
+        log.warn('spool: manifest damaged; rebuilt from its segments', { segments });
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import {
   appendFileSync,
+  existsSync,
   mkdtempSync,
   readFileSync,
   readdirSync,
@@ -202,5 +203,19 @@ describe('the audio spool', () => {
     expect(listAudioSpools(root).map((s) => s.manifest.sessionId)).toEqual(['b']);
     expect(sweepAudioSpools(root, 1_000_000 + week, { graceMs: 60_000, maxAgeMs: week })).toEqual(['b']);
     expect(listAudioSpools(root)).toEqual([]);
+  });
+
+  it('retention: a spool folder whose manifest is unreadable goes after the age limit too', () => {
+    const root = mkdtempSync(join(tmpdir(), 'scribe-spools-'));
+    const spool = write(options({ dir: join(root, 'orphan'), sessionId: 'orphan' }), 2);
+    spool.close();
+    writeFileSync(join(root, 'orphan', 'manifest.json'), '{"version":1,');
+    const week = 7 * 24 * 3_600_000;
+    expect(sweepAudioSpools(root, Date.now() + 60_000, { graceMs: 60_000, maxAgeMs: week })).toEqual([]);
+    expect(existsSync(join(root, 'orphan'))).toBe(true);
+    expect(sweepAudioSpools(root, Date.now() + week + 60_000, { graceMs: 60_000, maxAgeMs: week })).toEqual([
+      'orphan',
+    ]);
+    expect(existsSync(join(root, 'orphan'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
+import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { createSpoolIndex, type SpoolIndex } from './spool-index';
 import {
   readSpoolManifest,
@@ -339,5 +339,40 @@ export function sweepAudioSpools(
       // One spool that cannot go now (a file still open on Windows) stops nothing else; next sweep.
     }
   }
+  // Orphans: a folder no manifest describes (History could not name it again either) goes once
+  // nothing in it has changed for the age limit, like any audio.
+  for (const dir of orphanSpoolDirs(root)) {
+    try {
+      const changed = Math.max(
+        statSync(dir).mtimeMs,
+        ...readdirSync(dir).map((f) => statSync(join(dir, f)).mtimeMs),
+      );
+      if (now - changed < options.maxAgeMs) continue;
+      rmSync(dir, { recursive: true, force: true });
+      removed.push(basename(dir));
+    } catch {
+      // Next sweep.
+    }
+  }
   return removed;
+}
+
+/** Folders under `root` whose manifest cannot be read. */
+function orphanSpoolDirs(root: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return [];
+  }
+  const described = new Set(listAudioSpools(root).map(({ dir }) => dir));
+  return names.map((name) => join(root, name)).filter((dir) => !described.has(dir) && isDirectory(dir));
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
