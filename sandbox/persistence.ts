@@ -24,7 +24,7 @@ export function jsonFile<T>(path: string): JsonFile<T> {
     write(value) {
       // Serialized: two quick writes must land in order.
       const next = queue.then(async () => {
-        await mkdir(dirname(path), { recursive: true });
+        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
         await writeFileAtomic(path, JSON.stringify(value), { mode: 0o600 });
       });
       queue = next.catch(() => undefined);

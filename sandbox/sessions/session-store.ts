@@ -37,7 +37,7 @@ export interface SessionStore {
  * sandbox killed and restarted on the same directory continues every session where it stopped.
  */
 export async function createSessionStore(dir: string, now: () => number = Date.now): Promise<SessionStore> {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const sessions = new Map<string, SessionRecord>();
   for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
     const record = await jsonFile<SessionRecord>(join(dir, name)).read();
@@ -78,7 +78,7 @@ export async function createSessionStore(dir: string, now: () => number = Date.n
         feedback: [],
       };
       sessions.set(id, session);
-      appendFileSync(audioPath(session), Buffer.alloc(0));
+      appendFileSync(audioPath(session), Buffer.alloc(0), { mode: 0o600 });
       store.record(session, 'status:created');
       await store.save(session);
       return session;
@@ -98,7 +98,7 @@ export async function createSessionStore(dir: string, now: () => number = Date.n
     },
     list: () => [...sessions.values()],
     appendAudio(session, pcm) {
-      appendFileSync(audioPath(session), pcm);
+      appendFileSync(audioPath(session), pcm, { mode: 0o600 });
       session.receivedBytes += pcm.length;
     },
     readAudio: (session) => readFile(audioPath(session)),
