@@ -232,6 +232,45 @@ describe('the spool behind a visit', () => {
     }
   });
 
+  it('against a service without ACK, a rebuilt manifest knows no acknowledged offset: the visit is sent again from its start, and finishes with nothing lost', async () => {
+    const plain = await startSandbox({ asr: 'energy', minSpeechMs: 500, ack: false });
+    try {
+      const { sessionId, dataDir } = await startVisit({ serviceUrl: plain.url });
+      play(`${'.'.repeat(5)}${'S'.repeat(30)}`);
+      for (let i = 0; (await serviceCopyAt(plain.url, sessionId)).received_bytes < 35 * 3_200; i++) {
+        if (i > 500) throw new Error('the service never got the audio');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await new Promise((r) => setTimeout(r, 200));
+      await core.stop();
+      const manifestPath = join(dataDir, 'spool', sessionId, 'manifest.json');
+      writeFileSync(manifestPath, readFileSync(manifestPath).subarray(0, 20));
+
+      await startCore(dataDir);
+      expect(await historyEntries()).toEqual([expect.objectContaining({ sessionId, state: 'interrupted' })]);
+      await call('history.finish', { sessionId });
+      const done = await waitFor('results.progress', (p) => p.sessionId === sessionId && p.done === true);
+      expect(done.status).toBe('completed');
+      // docs/reliability.md: the service has the visit twice, the second copy whole.
+      const received = await serviceCopyAt(plain.url, sessionId);
+      const spooled = await spooledCopy(dataDir, sessionId);
+      expect(spooled.bytes).toBe(35 * 3_200);
+      expect(received.received_bytes).toBe(2 * spooled.bytes);
+      const audio = Buffer.from(
+        await (await fetch(`${plain.url}/__sandbox/sessions/${sessionId}/audio.wav`)).arrayBuffer(),
+      ).subarray(44);
+      const half = (from: number) =>
+        createHash('sha256')
+          .update(audio.subarray(from, from + spooled.bytes))
+          .digest('hex');
+      expect(half(0)).toBe(spooled.sha256);
+      expect(half(spooled.bytes)).toBe(spooled.sha256);
+    } finally {
+      await core.stop();
+      await plain.close();
+    }
+  });
+
   it('an interrupted visit can be discarded instead: its audio is deleted', async () => {
     const { sessionId, dataDir } = await startVisit();
     play('S'.repeat(5));
