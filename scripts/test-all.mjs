@@ -46,11 +46,7 @@ async function atOnce(runs) {
             const ok = status === 0;
             console.log(`\n=== ${title}: ${[command, ...args].join(' ')}`);
             process.stdout.write(Buffer.concat(output));
-            if (count) count(ok, seconds);
-            else {
-              tally[ok ? 'passed' : 'failed'] += 1;
-              lines.push(`${title}: ${ok ? 'passed' : 'FAILED'} (${seconds} s)`);
-            }
+            (count ?? ((passed, took) => countCheck(title, passed, took)))(ok, seconds);
             resolve();
           });
         }),
@@ -58,10 +54,15 @@ async function atOnce(runs) {
   );
 }
 
-function check(title, command, args) {
-  const { ok, seconds } = run(title, command, args);
+/** A check counts as one test, passed or failed. */
+function countCheck(title, ok, seconds) {
   tally[ok ? 'passed' : 'failed'] += 1;
   lines.push(`${title}: ${ok ? 'passed' : 'FAILED'} (${seconds} s)`);
+}
+
+function check(title, command, args) {
+  const { ok, seconds } = run(title, command, args);
+  countCheck(title, ok, seconds);
   return ok;
 }
 

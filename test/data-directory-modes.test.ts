@@ -25,6 +25,7 @@ function walk(dir: string): { path: string; directory: boolean; mode: number }[]
   });
 }
 
+// Skipped on Windows: it has no POSIX permission bits (the profile folder is the user's own).
 describe.skipIf(process.platform === 'win32')('the data directory after a demo visit', () => {
   it('holds only folders 0700 and files 0600', { timeout: 60_000 }, async () => {
     core = await createTestCore();

@@ -6,6 +6,7 @@ import { startSandboxProcess, type SandboxProcess } from '../../sandbox/test-sup
 import { encodeAudioChunk, type VerbName } from '../../src/shared/contract';
 import type { AppCore } from '../../src/main/core/app-core';
 import type { HistoryEntry, RecorderView } from '../../src/shared/contract';
+import { waitUntil } from '../../src/main/core/stream/sandbox-harness.test-support';
 import { createTestCore } from './test-core';
 
 /**
@@ -111,17 +112,9 @@ export async function startFaultVisit(options: { ack: boolean }): Promise<FaultV
     }
   })();
 
-  const until = async (done: () => boolean, what: string, timeoutMs: number) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!done()) {
-      if (Date.now() > deadline) throw new Error(`waited ${timeoutMs} ms for ${what}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-
   const states = () => views.map((v) => v.state).filter((state, k, all) => k === 0 || all[k - 1] !== state);
   const waitForProgress = async (match: (p: Progress) => boolean, timeoutMs: number) => {
-    await until(
+    await waitUntil(
       () => progress.some((p) => p.sessionId === sessionId && match(p)),
       'results progress',
       timeoutMs,
@@ -133,13 +126,13 @@ export async function startFaultVisit(options: { ack: boolean }): Promise<FaultV
   return {
     sandbox,
     sessionId,
-    reach: (ms) => until(() => fedCount * 100 >= ms, `${ms} ms of audio fed`, 30_000),
+    reach: (ms) => waitUntil(() => fedCount * 100 >= ms, `${ms} ms of audio fed`, 30_000),
     fedAll,
     fed: () => Buffer.concat(fixtureChunks.slice(0, fedCount).map((c) => c.pcm)),
     states,
     view: () => views.at(-1)!,
     waitForState: (state, timeoutMs = 10_000) =>
-      until(() => state.test(views.at(-1)?.state ?? ''), `recorder state ${state}`, timeoutMs),
+      waitUntil(() => state.test(views.at(-1)?.state ?? ''), `recorder state ${state}`, timeoutMs),
     waitForProgress,
     async historyEntry() {
       const { entries } = await call<{ entries: HistoryEntry[] }>('history.list');

@@ -20,6 +20,7 @@ describe('the app data directory (same place as Electron’s userData)', () => {
   });
 });
 
+// Skipped on Windows: it has no POSIX permission bits (the profile folder is the user's own).
 describe.skipIf(process.platform === 'win32')('the data directory at launch', () => {
   it('is created 0700, and an existing one that others could read is narrowed to 0700', async () => {
     const parent = await mkdtemp(join(tmpdir(), 'scribe-data-dir-'));

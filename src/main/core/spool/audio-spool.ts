@@ -327,7 +327,8 @@ export function sweepAudioSpools(
   },
 ): string[] {
   const removed: string[] = [];
-  for (const { dir, manifest } of listAudioSpools(root)) {
+  const spools = listAudioSpools(root);
+  for (const { dir, manifest } of spools) {
     if (options.inUse?.(manifest.sessionId) || options.inUse?.(manifest.visitSessionId ?? '')) continue;
     const finished = manifest.state === 'delivered' || manifest.state === 'discarded';
     const expired = now - manifest.createdAt >= options.maxAgeMs;
@@ -341,7 +342,8 @@ export function sweepAudioSpools(
   }
   // Orphans: a folder no manifest describes (History could not name it again either) goes once
   // nothing in it has changed for the age limit, like any audio.
-  for (const dir of orphanSpoolDirs(root)) {
+  const described = new Set(spools.map(({ dir }) => dir));
+  for (const dir of subdirectories(root).filter((dir) => !described.has(dir))) {
     try {
       const changed = Math.max(
         statSync(dir).mtimeMs,
@@ -357,16 +359,15 @@ export function sweepAudioSpools(
   return removed;
 }
 
-/** Folders under `root` whose manifest cannot be read. */
-function orphanSpoolDirs(root: string): string[] {
+/** The folders directly under `root`. */
+function subdirectories(root: string): string[] {
   let names: string[];
   try {
     names = readdirSync(root);
   } catch {
     return [];
   }
-  const described = new Set(listAudioSpools(root).map(({ dir }) => dir));
-  return names.map((name) => join(root, name)).filter((dir) => !described.has(dir) && isDirectory(dir));
+  return names.map((name) => join(root, name)).filter(isDirectory);
 }
 
 function isDirectory(path: string): boolean {

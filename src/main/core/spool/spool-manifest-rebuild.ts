@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { readSpoolManifest, writeSpoolManifest, type SpoolManifest } from './spool-manifest';
-import { RECORD_HEADER_BYTES } from './spool-record';
+import { readRecordHeader, RECORD_HEADER_BYTES } from './spool-record';
 
 /** What History knows of a visit's leg, enough to name its spool again. */
 export type SpoolFacts = Pick<
@@ -54,18 +54,17 @@ export function rebuildSpoolManifest(dir: string, facts: SpoolFacts, now: number
   return segments.length;
 }
 
-/** The audio offset in the first record's header (magic "SP", version 1), or undefined. */
+/** The audio offset in the segment's first record header, or undefined. */
 function firstRecordOffset(path: string): number | undefined {
   const header = Buffer.alloc(RECORD_HEADER_BYTES);
   let fd: number | undefined;
   try {
     fd = openSync(path, 'r');
-    if (readSync(fd, header, 0, RECORD_HEADER_BYTES, 0) < RECORD_HEADER_BYTES) return undefined;
+    readSync(fd, header, 0, RECORD_HEADER_BYTES, 0);
   } catch {
     return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  if (header[0] !== 0x53 || header[1] !== 0x50 || header[2] !== 1) return undefined;
-  return Number(header.readBigUInt64LE(8));
+  return readRecordHeader(header)?.offset;
 }

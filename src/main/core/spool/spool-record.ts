@@ -39,14 +39,23 @@ export type ReadRecord =
   /** A whole record that does not open: damaged bytes, another key, or another visit's record. */
   | { kind: 'unreadable'; reason: string };
 
+/**
+ * What a record's clear header says: its sealed length and audio offset (unauthenticated until
+ * the record opens); undefined when the bytes are not a spool record header.
+ */
+export function readRecordHeader(header: Buffer): { length: number; offset: number } | undefined {
+  if (header.length < RECORD_HEADER_BYTES) return undefined;
+  if (header[0] !== MAGIC[0] || header[1] !== MAGIC[1] || header[2] !== VERSION) return undefined;
+  return { length: header.readUInt32LE(4), offset: Number(header.readBigUInt64LE(8)) };
+}
+
 /** Reads the record at `at` in a segment's bytes. */
 export function openRecord(key: Uint8Array, sessionId: string, data: Buffer, at: number): ReadRecord {
   if (data.length - at < RECORD_HEADER_BYTES) return { kind: 'torn' };
   const header = data.subarray(at, at + RECORD_HEADER_BYTES);
-  if (header[0] !== MAGIC[0] || header[1] !== MAGIC[1] || header[2] !== VERSION) {
-    return { kind: 'unreadable', reason: 'not a spool record header' };
-  }
-  const length = header.readUInt32LE(4);
+  const fields = readRecordHeader(header);
+  if (!fields) return { kind: 'unreadable', reason: 'not a spool record header' };
+  const { length, offset } = fields;
   if (length > MAX_RECORD_AUDIO) return { kind: 'unreadable', reason: 'record length out of range' };
   const total = recordBytes(length);
   if (data.length - at < total) return { kind: 'torn' };
@@ -58,7 +67,7 @@ export function openRecord(key: Uint8Array, sessionId: string, data: Buffer, at:
     decipher.setAAD(Buffer.concat([header, Buffer.from(sessionId, 'utf8')]));
     decipher.setAuthTag(tag);
     const audio = Buffer.concat([decipher.update(sealed), decipher.final()]);
-    return { kind: 'record', offset: Number(header.readBigUInt64LE(8)), audio, bytes: total };
+    return { kind: 'record', offset, audio, bytes: total };
   } catch {
     return { kind: 'unreadable', reason: 'authentication failed' };
   }

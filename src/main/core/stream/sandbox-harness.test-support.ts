@@ -10,6 +10,7 @@ import { silentLogger, systemClock, type Logger } from '../ports';
 import type { ServiceCredentials, TokenSource } from '../service/token-source';
 import { createStreamClient, type StreamClient, type StreamClientOptions } from './stream-client';
 import type { StreamLinkChange } from './stream-port';
+import type { SandboxSession } from '../../../../sandbox/test-support/sandbox-process';
 
 export const BEARER = {
   partner_id: 'demo-bearer',
@@ -67,14 +68,8 @@ export async function restClient(sandbox: Sandbox): Promise<ServiceClient> {
   return client;
 }
 
-export interface ControlSession {
-  status: string;
-  received_bytes: number;
-  pcm_sha256: string;
-  connections: number;
-  stream_open: boolean;
-  timeline: { at: number; type: string; detail?: string }[];
-}
+/** What the sandbox's control API says of a session: the shape the process tests read too. */
+export type ControlSession = SandboxSession;
 
 export async function controlSession(sandbox: Sandbox, id: string): Promise<ControlSession> {
   const response = await fetch(`${sandbox.url}/__sandbox/sessions/${id}`);
