@@ -57,33 +57,3 @@ test('a setting changed in the UI survives a restart of the app', async ({ scrib
   await expect(page.getByLabel('Noise suppression')).toBeChecked();
   await expect(page.getByLabel('Echo cancellation')).not.toBeChecked();
 });
-
-test('a page without the launch key is refused', async ({ scribe, browser }) => {
-  test.skip(scribe.target !== 'browser', 'only browser mode serves pages over loopback HTTP');
-  const { host, page } = scribe;
-  // The key left the address bar once it was traded for the cookie.
-  expect(page.url()).toBe(`${host!.origin}/`);
-
-  const stranger = await browser.newContext();
-  const tab = await stranger.newPage();
-  const bare = await tab.goto(`${host!.origin}/`);
-  expect(bare?.status()).toBe(403);
-  await expect(tab.getByRole('heading')).toHaveText("This page needs the app's launch address");
-  const guessed = await tab.goto(`${host!.origin}/?key=guess`);
-  expect(guessed?.status()).toBe(403);
-
-  // A page of another origin on this machine cannot open the contract socket either.
-  const foreign = await stranger.newPage();
-  await foreign.goto('about:blank');
-  const opened = await foreign.evaluate(
-    (url) =>
-      new Promise<boolean>((resolve) => {
-        const socket = new WebSocket(url);
-        socket.onopen = () => resolve(true);
-        socket.onerror = () => resolve(false);
-      }),
-    `${host!.origin.replace('http', 'ws')}/contract`,
-  );
-  expect(opened).toBe(false);
-  await stranger.close();
-});

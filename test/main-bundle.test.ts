@@ -16,7 +16,7 @@ const OUT = 'out/main';
  * window with Fastify, so only the Electron shell must be free of Fastify itself.
  */
 const EMULATOR_PACKAGES: Record<string, string[]> = {
-  'index.js': ['fastify', '@fastify/websocket', '@fastify/cookie', '@fastify/static', 'oidc-provider'],
+  'index.js': ['fastify', '@fastify/websocket', '@fastify/static', 'oidc-provider'],
   'browser.js': ['oidc-provider'],
 };
 /** Strings only the emulator's own code holds (its recognizer spawner and its control API). */

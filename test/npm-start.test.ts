@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
 import { electronRuntime } from '../e2e/support/electron-runtime';
 import { browserOpener } from '../src/main/browser-host/system-browser';
-import { launchCookie } from './support/browser-mode-process';
+import { callOnSocket, launchKeyOf, openAsPage } from '../src/main/browser-host/testing/page-client';
 
 /**
  * `npm start` as a new user types it, on a machine where Electron's runtime cannot be fetched
@@ -51,10 +51,16 @@ describe.skipIf(electronInstalled)('npm start without Electron', () => {
           /^The Electron runtime is not installed yet; fetching it \(once\)… not possible here \(.+\): starting the app in browser mode instead\.$/,
         ),
       ]);
-      const cookie = await launchCookie(url);
-      const page = await fetch(new URL('/', url), { headers: { cookie } });
+      const page = await fetch(new URL('/', url));
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('<div id="root">');
+      // The printed address's key opens the contract, as the window would.
+      const { socket } = await openAsPage(new URL(url).origin, launchKeyOf(url));
+      expect(await callOnSocket(socket, 1, 'app.info')).toMatchObject({
+        ok: true,
+        value: { mode: 'browser' },
+      });
+      socket.close();
     } finally {
       // npm, the start script, the build runner and browser mode: the whole group.
       if (child.pid) process.kill(-child.pid, 'SIGTERM');

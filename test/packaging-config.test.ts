@@ -9,12 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLanguageModelDir } from '../sandbox/processing/pocketsphinx';
 import { RENDERER_CSP } from '../src/shared/csp';
-import {
-  callOverSocket,
-  launchCookie,
-  startBrowserMode,
-  type BrowserModeProcess,
-} from './support/browser-mode-process';
+import { callOverSocket, startBrowserMode, type BrowserModeProcess } from './support/browser-mode-process';
 import {
   attributeUrls,
   bareImports,
@@ -245,8 +240,7 @@ describe('the packaged app (electron-builder --dir into a stand-in Electron)', (
   });
 
   it('serves the window, the VAD model, the onnxruntime wasm and the capture worklet from the package', async () => {
-    const cookie = await launchCookie(browser!.launchUrl);
-    const get = (path: string) => fetch(new URL(path, browser!.origin), { headers: { cookie } });
+    const get = (path: string) => fetch(new URL(path, browser!.origin));
     const index = await get('/');
     expect(index.status).toBe(200);
     const html = await index.text();

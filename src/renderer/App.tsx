@@ -3,6 +3,7 @@ import { applyTheme } from './settings/theme';
 import { useAppStore } from './store/use-app-store';
 import { DemoBanner } from './views/DemoBanner';
 import { HistoryView } from './views/HistoryView';
+import { LaunchAddressNeeded } from './views/LaunchAddressNeeded';
 import { RecordView } from './views/RecordView';
 import { ResultsView } from './views/ResultsView';
 import { SetupView } from './views/setup/SetupView';
@@ -13,9 +14,11 @@ import { StatusBar } from './views/StatusBar';
 export function App() {
   const firstRunComplete = useAppStore((s) => s.settings?.firstRunComplete ?? false);
   const theme = useAppStore((s) => s.settings?.theme ?? 'system');
+  const refused = useAppStore((s) => s.link === 'refused');
   const [showSettings, setShowSettings] = useState(false);
   const setup = !firstRunComplete || showSettings;
   useEffect(() => applyTheme(document.documentElement, theme), [theme]);
+  if (refused) return <LaunchAddressNeeded />;
   return (
     <div className="app">
       <header className="app-header">

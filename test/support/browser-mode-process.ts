@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import WebSocket from 'ws';
+import { callOnSocket, launchKeyOf, openAsPage } from '../../src/main/browser-host/testing/page-client';
 
 export interface BrowserModeProcess {
   launchUrl: string;
@@ -56,37 +56,23 @@ export async function startBrowserMode(options: {
   };
 }
 
-const cookies = new Map<string, Promise<string>>();
+const credentials = new Map<string, Promise<string>>();
 
 /**
- * Opens the launch address as a browser does and returns the session cookie it trades the key
- * for; the key trades once, so later calls for the same address get the cookie kept from the first.
+ * One contract call over browser mode's socket, as the window makes it: the launch key opens the
+ * first connection, each later one presents the page token the one before was given (the key
+ * opens one page only), as the window's sessionStorage keeps it. Resolves with the call's result.
  */
-export function launchCookie(launchUrl: string): Promise<string> {
-  let cookie = cookies.get(launchUrl);
-  if (!cookie) {
-    cookie = fetch(launchUrl, { redirect: 'manual' }).then(
-      (response) => (response.headers.get('set-cookie') ?? '').split(';')[0] as string,
-    );
-    cookies.set(launchUrl, cookie);
-  }
-  return cookie;
-}
-
-/** One contract call over browser mode's socket, as the window makes it; resolves with its result. */
 export async function callOverSocket(host: BrowserModeProcess, verb: string): Promise<unknown> {
-  const socket = new WebSocket(`${host.origin.replace('http', 'ws')}/contract`, {
-    headers: { cookie: await launchCookie(host.launchUrl), origin: host.origin },
-  });
+  const previous = credentials.get(host.launchUrl) ?? Promise.resolve(launchKeyOf(host.launchUrl));
+  const opened = previous.then((credential) => openAsPage(host.origin, credential));
+  credentials.set(
+    host.launchUrl,
+    opened.then(({ pageToken }) => pageToken),
+  );
+  const { socket } = await opened;
   try {
-    await new Promise((opened, failed) => socket.once('open', opened).once('error', failed));
-    return await new Promise((done) => {
-      socket.on('message', (data: WebSocket.RawData) => {
-        const message = JSON.parse(data.toString()) as { id?: number; result?: unknown };
-        if (message.id === 1) done(message.result);
-      });
-      socket.send(JSON.stringify({ id: 1, verb }));
-    });
+    return await callOnSocket(socket, 1, verb);
   } finally {
     socket.close();
   }

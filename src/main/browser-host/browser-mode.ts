@@ -14,7 +14,7 @@ import { createFileSecretBox } from '../core/secrets/file-secret-box';
 import { checkSettingsFile } from '../core/startup/settings-file-check';
 import { systemClock } from '../core/ports';
 import { startBrowserHost, type BrowserHost, type RendererSource } from './host';
-import { createLaunchKey } from './launch-key';
+import { createPageCapability } from './page-capability';
 import { browserModeLogPath, createNodeFileLogger } from './node-file-logger';
 import { openInSystemBrowser } from './system-browser';
 
@@ -43,13 +43,11 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
 
   // Every line goes through the scrubber (no token, secret or patient data) to <data>/logs/main.log
   // and the console; the core registers each secret it learns in secretValues, and so does this
-  // file with the launch key, so the scrubber knows them by value too.
+  // file with the launch key and each page token, so the scrubber knows them by value too.
   const secretValues = createSecretValues();
   const logPath = browserModeLogPath(dataDirectory);
   const log = scrubbedLogger(createNodeFileLogger({ filePath: logPath, console: true }), secretValues);
-  const launchKey = createLaunchKey();
-  secretValues.add(launchKey.key);
-  secretValues.add(launchKey.sessionToken);
+  const capability = createPageCapability({ remember: (secret) => secretValues.add(secret) });
 
   // Own file names: the desktop app keeps electron-store's settings.json and an encrypted
   // secrets.json in the same directory, in formats browser mode must not overwrite. A damaged
@@ -80,7 +78,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     renderer: options.renderer,
     port: options.port,
     log,
-    launchKey,
+    capability,
   });
 
   console.log(`SCRIBE_URL=${host.launchUrl}`);

@@ -3,16 +3,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { HANDSHAKE_CLOSE } from '../../shared/browser-mode-handshake';
 import { encodeAudioChunk } from '../../shared/contract';
 import { createAppCore, type AppCore } from '../core/app-core';
 import { createMemorySecretBox } from '../core/secrets/secret-box';
 import { createJsonFileStorage } from '../core/json-file-storage';
-import { silentLogger, systemClock } from '../core/ports';
+import { silentLogger, systemClock, type Logger } from '../core/ports';
 import { startBrowserHost, type BrowserHost } from './host';
+import { callOnSocket, closeCodeOf, launchKeyOf, openAsPage, openRawSocket } from './testing/page-client';
 
 let core: AppCore;
 let host: BrowserHost;
 let dataDir: string;
+let warnings: string[];
 
 beforeEach(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'scribe-host-'));
@@ -33,7 +36,15 @@ beforeEach(async () => {
     clock: systemClock,
     heartbeatIntervalMs: 50,
   });
-  host = await startBrowserHost({ core, renderer: { dir: rendererDir }, port: 0, log: silentLogger });
+  warnings = [];
+  const log: Logger = { ...silentLogger, warn: (message) => warnings.push(message) };
+  host = await startBrowserHost({
+    core,
+    renderer: { dir: rendererDir },
+    port: 0,
+    log,
+    handshakeTimeoutMs: 300,
+  });
 });
 
 afterEach(async () => {
@@ -41,95 +52,51 @@ afterEach(async () => {
   await host.close();
 });
 
-/** Opens the launch address the way a browser does and returns the cookie it is given. */
-async function launchCookie(): Promise<string> {
-  const response = await fetch(host.launchUrl, { redirect: 'manual' });
-  expect(response.status).toBe(303);
-  expect(response.headers.get('location')).toBe('/');
-  const cookie = response.headers.get('set-cookie') ?? '';
-  expect(cookie).toMatch(/HttpOnly/);
-  expect(cookie).toMatch(/SameSite=Strict/);
-  return cookie.split(';')[0] as string;
-}
-
-function openSocket(headers: Record<string, string>, path = '/contract'): Promise<WebSocket> {
-  const socket = new WebSocket(`${host.origin.replace('http', 'ws')}${path}`, { headers });
-  return new Promise((resolve, reject) => {
-    // A refusal is an answer with a status; an upgrade left hanging is a failure too.
-    const timer = setTimeout(() => reject(new Error('no answer in 3 s')), 3_000);
-    socket.once('close', () => clearTimeout(timer));
-    socket.once('open', () => resolve(socket));
-    socket.once('unexpected-response', (_req, res) => reject(new Error(`refused ${res.statusCode}`)));
-    socket.once('error', reject);
-  });
-}
-
-function call(socket: WebSocket, id: number, verb: string, payload?: unknown): Promise<unknown> {
-  return new Promise((resolve) => {
-    const onMessage = (data: WebSocket.RawData) => {
-      const message = JSON.parse(data.toString()) as { id?: number; result?: unknown };
-      if (message.id === id) {
-        socket.off('message', onMessage);
-        resolve(message.result);
-      }
-    };
-    socket.on('message', onMessage);
-    socket.send(JSON.stringify({ id, verb, payload }));
-  });
-}
+const launchKey = () => launchKeyOf(host.launchUrl);
+/** The app's page, opened with the launch key as the window does the first time. */
+const openPage = async () => (await openAsPage(host.origin, launchKey())).socket;
+const call = callOnSocket;
 
 describe('browser mode host', () => {
   it('binds to loopback only', () => {
     expect(host.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it('refuses the page without the launch key, and with a wrong one', async () => {
-    const bare = await fetch(`${host.origin}/`);
-    expect(bare.status).toBe(403);
-    expect(await bare.text()).toContain('launch address');
-    expect((await fetch(`${host.origin}/?key=not-the-key`)).status).toBe(403);
-    expect((await fetch(`${host.origin}/assets/index.js`)).status).toBe(403);
-  });
-
-  it('trades the launch key once: a second trade of the same address is refused', async () => {
-    await launchCookie();
-    const again = await fetch(host.launchUrl, { redirect: 'manual' });
-    expect(again.status).toBe(403);
-    expect(again.headers.get('set-cookie')).toBeNull();
-    expect(await again.text()).toContain('only once');
-  });
-
-  it('trades the key for a cookie, then serves the app under the CSP', async () => {
-    const cookie = await launchCookie();
-    const page = await fetch(`${host.origin}/`, { headers: { cookie } });
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<title>Ambient Scribe</title>');
-    expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
-    expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-    // Nothing of the app is kept in a cache: the page and its files alike.
-    expect(page.headers.get('cache-control')).toBe('no-store');
+  it('serves the app’s files to anyone on its own host name, under the CSP, kept in no cache and with no cookie', async () => {
+    // The page and its files are the app's public code: the key is not sent for them (it is in
+    // the address's fragment), and nothing a server could set for them reaches other ports.
+    for (const path of ['/', '/?key=anything', '/index.html']) {
+      const page = await fetch(`${host.origin}${path}`);
+      expect(page.status, path).toBe(200);
+      expect(await page.text()).toContain('<title>Ambient Scribe</title>');
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('cache-control')).toBe('no-store');
+      expect(page.headers.get('set-cookie')).toBeNull();
+    }
+    expect(new URL(host.launchUrl).search).toBe('');
+    expect(new URL(host.launchUrl).hash).toMatch(/^#key=[\w-]{43}$/);
   });
 
   it('refuses requests addressed to another host name (DNS rebinding)', async () => {
-    const cookie = await launchCookie();
     const { request } = await import('node:http');
     const status = await new Promise<number>((resolve) => {
-      request(`${host.origin}/`, { headers: { cookie, host: 'rebound.example' } }, (res) =>
+      request(`${host.origin}/`, { headers: { host: 'rebound.example' } }, (res) =>
         resolve(res.statusCode ?? 0),
       ).end();
     });
     expect(status).toBe(421);
   });
 
-  it('refuses a contract socket without the cookie, or from another origin', async () => {
-    await expect(openSocket({ origin: host.origin })).rejects.toThrow('refused 403');
-    const cookie = await launchCookie();
-    await expect(openSocket({ cookie, origin: 'http://127.0.0.1:1' })).rejects.toThrow('refused 403');
-    await expect(openSocket({ cookie })).rejects.toThrow('refused 403');
+  it('refuses a contract socket from another origin, or with none, before any handshake', async () => {
+    await expect(openRawSocket(host.origin, { origin: 'http://127.0.0.1:1' })).rejects.toThrow('refused 403');
+    await expect(
+      openRawSocket(host.origin, { origin: 'http://localhost:' + new URL(host.origin).port }),
+    ).rejects.toThrow('refused 403');
+    await expect(openRawSocket(host.origin, {})).rejects.toThrow('refused 403');
   });
 
   it('answers the contract only at its exact path: encoded, doubled, upper-case and other paths are refused with a status', async () => {
-    const cookie = await launchCookie();
     const variants = [
       '/%63ontract',
       '/c%6fntract',
@@ -142,20 +109,93 @@ describe('browser mode host', () => {
     ];
     for (const path of variants) {
       // From another origin (a page on another loopback port), and from our own: never opened.
-      await expect(openSocket({ cookie, origin: 'http://127.0.0.1:1' }, path), path).rejects.toThrow(
+      await expect(openRawSocket(host.origin, { origin: 'http://127.0.0.1:1' }, path), path).rejects.toThrow(
         'refused 404',
       );
-      await expect(openSocket({ cookie, origin: host.origin }, path), path).rejects.toThrow('refused 404');
+      await expect(openRawSocket(host.origin, { origin: host.origin }, path), path).rejects.toThrow(
+        'refused 404',
+      );
     }
     // A plain request to a decoded variant is refused too (the router would serve it as the route).
-    const plain = await fetch(`${host.origin}/%63ontract`, { headers: { cookie } });
-    expect(plain.status).toBe(404);
+    expect((await fetch(`${host.origin}/%63ontract`)).status).toBe(404);
     // The real path still opens from our own origin.
-    (await openSocket({ cookie, origin: host.origin })).close();
+    (await openRawSocket(host.origin, { origin: host.origin })).close();
+  });
+
+  it('carries nothing on a socket before the handshake: no event, no answer, and it is closed with a code that says why', async () => {
+    // Heartbeats go out every 50 ms here: an unauthenticated socket receives none.
+    const silent = await openRawSocket(host.origin, { origin: host.origin });
+    const received: string[] = [];
+    silent.on('message', (data) => received.push(data.toString()));
+    expect(await closeCodeOf(silent)).toBe(HANDSHAKE_CLOSE.timedOut);
+    expect(received).toEqual([]);
+
+    const firstFrames: (string | Buffer)[] = [
+      JSON.stringify({ id: 1, verb: 'history.list' }),
+      JSON.stringify({ hello: 'not-the-key' }),
+      JSON.stringify({ hello: launchKey(), extra: 1 }),
+      Buffer.from([1, 2, 3]),
+      'not json',
+    ];
+    for (const frame of firstFrames) {
+      const socket = await openRawSocket(host.origin, { origin: host.origin });
+      const answers: string[] = [];
+      socket.on('message', (data) => answers.push(data.toString()));
+      const closed = closeCodeOf(socket);
+      socket.send(frame);
+      expect(await closed, String(frame)).toBe(HANDSHAKE_CLOSE.refused);
+      expect(answers).toEqual([]);
+    }
+    // A welcome answered with anything but its confirmation: closed too, the contract untouched.
+    const { socket } = await openAsPage(host.origin, launchKey(), { confirm: false });
+    const closed = closeCodeOf(socket);
+    socket.send(JSON.stringify({ id: 1, verb: 'history.list' }));
+    expect(await closed).toBe(HANDSHAKE_CLOSE.refused);
+  });
+
+  it('lets the launch key open one page: each connection gets the next token and spends the one it presented', async () => {
+    const first = await openAsPage(host.origin, launchKey());
+    expect(await call(first.socket, 1, 'app.info')).toMatchObject({ ok: true });
+    // The key is spent: a second page with the same address is refused, so is a guessed token.
+    await expect(openAsPage(host.origin, launchKey())).rejects.toThrow(`closed ${HANDSHAKE_CLOSE.refused}`);
+    // The page reloads: its token opens the next socket, which gets the token after that.
+    const second = await openAsPage(host.origin, first.pageToken);
+    expect(second.pageToken).not.toBe(first.pageToken);
+    expect(await call(second.socket, 1, 'app.info')).toMatchObject({ ok: true });
+    // A replay of anything presented before opens nothing.
+    for (const spent of [launchKey(), first.pageToken]) {
+      await expect(openAsPage(host.origin, spent)).rejects.toThrow(`closed ${HANDSHAKE_CLOSE.refused}`);
+    }
+    // The page's sockets stay open through all of that.
+    expect(await call(second.socket, 2, 'app.info')).toMatchObject({ ok: true });
+    first.socket.close();
+    second.socket.close();
+  });
+
+  it('lets a page that reloaded during its handshake back in with whichever credential it kept', async () => {
+    // The welcome arrived but the page went away before confirming: the key still opens once.
+    const cut = await openAsPage(host.origin, launchKey(), { confirm: false });
+    cut.socket.close();
+    // Or it had kept the offered token: that opens too (one of them, never both after).
+    const kept = await openAsPage(host.origin, cut.pageToken);
+    expect(await call(kept.socket, 1, 'app.info')).toMatchObject({ ok: true });
+    await expect(openAsPage(host.origin, launchKey())).rejects.toThrow(`closed ${HANDSHAKE_CLOSE.refused}`);
+    kept.socket.close();
+  });
+
+  it('writes refused sockets to the log at most once a second, with a count', async () => {
+    for (let i = 0; i < 30; i++) {
+      const socket = await openRawSocket(host.origin, { origin: host.origin });
+      const closed = closeCodeOf(socket);
+      socket.send(JSON.stringify({ hello: `guess-${i}` }));
+      expect(await closed).toBe(HANDSHAKE_CLOSE.refused);
+    }
+    expect(warnings.length).toBeLessThanOrEqual(2);
+    expect(warnings[0]).toContain('refused a contract socket');
   });
 
   it('carries the contract: verbs, validation, persistence and events', async () => {
-    const socket = await openSocket({ cookie: await launchCookie(), origin: host.origin });
+    const socket = await openPage();
 
     expect(await call(socket, 1, 'app.info')).toMatchObject({
       ok: true,
@@ -184,8 +224,7 @@ describe('browser mode host', () => {
   });
 
   it('takes binary frames as audio chunks and says why one is refused, keeping the socket open', async () => {
-    const cookie = await launchCookie();
-    const socket = await openSocket({ cookie, origin: host.origin });
+    const socket = await openPage();
     const refusals: { seq?: number; fields: { field: string }[] }[] = [];
     socket.on('message', (data) => {
       const message = JSON.parse(data.toString()) as { event?: string; payload?: never };
@@ -204,9 +243,10 @@ describe('browser mode host', () => {
   });
 
   it('closes a socket that sends text other than a contract call', async () => {
-    const cookie = await launchCookie();
+    let credential = launchKey();
     for (const frame of ['not json', JSON.stringify({ verb: 'app.info' })]) {
-      const socket = await openSocket({ cookie, origin: host.origin });
+      const { socket, pageToken } = await openAsPage(host.origin, credential);
+      credential = pageToken;
       const code = await new Promise<number>((resolve) => {
         socket.once('close', (closeCode) => resolve(closeCode));
         socket.send(frame);
@@ -215,15 +255,18 @@ describe('browser mode host', () => {
     }
   });
 
-  it('tells the core when the page’s socket closes (a reload or a closed tab), once per socket', async () => {
-    const cookie = await launchCookie();
+  it('tells the core when the page’s socket closes (a reload or a closed tab), once per socket; a refused socket tells it nothing', async () => {
     let detached = 0;
     const original = core.rendererDetached.bind(core);
     core.rendererDetached = () => {
       detached++;
       original();
     };
-    const socket = await openSocket({ cookie, origin: host.origin });
+    const stranger = await openRawSocket(host.origin, { origin: host.origin });
+    const refused = closeCodeOf(stranger);
+    stranger.send(JSON.stringify({ hello: 'guess' }));
+    expect(await refused).toBe(HANDSHAKE_CLOSE.refused);
+    const socket = await openPage();
     expect(detached).toBe(0);
     socket.close();
     await expect.poll(() => detached).toBe(1);

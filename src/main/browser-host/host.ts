@@ -1,12 +1,14 @@
-import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { type FastifyReply } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LAUNCH_KEY_PARAMETER } from '../../shared/browser-mode-handshake';
 import { RENDERER_CSP } from '../../shared/csp';
 import type { AppCore } from '../core/app-core';
+import { throttledWarnings } from '../core/logging/throttled-warnings';
 import type { Logger } from '../core/ports';
-import { createLaunchKey, type LaunchKey } from './launch-key';
+import { createPageCapability, type PageCapability } from './page-capability';
+import { runPageHandshake } from './page-handshake';
 import { serveContractOverSocket } from './socket-transport';
 
 /**
@@ -24,11 +26,13 @@ export interface BrowserHostOptions {
   /** 0 picks a free port. */
   port: number;
   log: Logger;
-  launchKey?: LaunchKey;
+  capability?: PageCapability;
+  /** How long a new contract socket has to identify itself (tests shorten it). */
+  handshakeTimeoutMs?: number;
 }
 
 export interface BrowserHost {
-  /** The address to open: carries the launch key once. */
+  /** The address to open: its fragment carries the launch key, good for one page. */
   readonly launchUrl: string;
   /** The page's origin, e.g. http://127.0.0.1:5123. */
   readonly origin: string;
@@ -39,17 +43,18 @@ export const CONTRACT_SOCKET_PATH = '/contract';
 const MAX_CONTRACT_FRAME_BYTES = 1024 * 1024;
 
 /**
- * Browser mode: serves the built renderer on 127.0.0.1 and carries the contract over a loopback
- * WebSocket. Every request must come to our own host name (no DNS rebinding) and carry the
- * launch cookie; the socket must also come from our own origin.
+ * Browser mode: serves the renderer on 127.0.0.1 and carries the contract over a loopback
+ * WebSocket. Every request must come to our own host name (no DNS rebinding). The page's files
+ * are the app's public code and need nothing more; the contract socket must come from our own
+ * origin, at exactly its path, and then prove it is the app's page (page-handshake.ts) before it
+ * carries anything.
  */
 export async function startBrowserHost(options: BrowserHostOptions): Promise<BrowserHost> {
-  const launchKey = options.launchKey ?? createLaunchKey();
+  const capability = options.capability ?? createPageCapability();
+  const warnRefused = throttledWarnings(options.log);
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   let origin = '';
-  let cookieName = '';
 
-  await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_CONTRACT_FRAME_BYTES } });
 
   const { renderer } = options;
@@ -64,22 +69,6 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
     reply.headers(headers);
 
     if (!isOwnHost(request.headers.host, origin)) return refuse(reply, 421, 'wrong host');
-
-    const { key } = request.query as { key?: unknown };
-    if (request.url.startsWith('/?') && key !== undefined) {
-      const sessionToken = launchKey.trade(key);
-      if (sessionToken === undefined) return refuse(reply, 403, 'wrong or spent key');
-      // Trade the key for a cookie and drop it from the address bar.
-      reply.setCookie(cookieName, sessionToken, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'strict',
-      });
-      return reply.redirect('/', 303);
-    }
-    if (!launchKey.matchesSessionToken(request.cookies[cookieName])) {
-      return refuse(reply, 403, 'no key');
-    }
     // The router decodes and forgives paths (/%63ontract is /contract to it), so the contract is
     // matched on the raw path, exactly: every WebSocket upgrade and every path that only decodes
     // or folds to the contract's is refused with a status unless it is the contract path itself.
@@ -94,7 +83,10 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   });
 
   app.get(CONTRACT_SOCKET_PATH, { websocket: true }, (socket) => {
-    serveContractOverSocket(socket, options.core, options.log);
+    runPageHandshake(socket, capability, () => serveContractOverSocket(socket, options.core, options.log), {
+      warn: warnRefused,
+      ...(options.handshakeTimeoutMs ? { timeoutMs: options.handshakeTimeoutMs } : {}),
+    });
   });
 
   if ('dev' in renderer) {
@@ -114,11 +106,9 @@ export async function startBrowserHost(options: BrowserHostOptions): Promise<Bro
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('no TCP address');
   origin = `http://127.0.0.1:${address.port}`;
-  // Cookies are shared across ports of one host; naming it by port keeps two launches apart.
-  cookieName = `scribe_session_${address.port}`;
 
   return {
-    launchUrl: `${origin}/?key=${launchKey.key}`,
+    launchUrl: `${origin}/#${LAUNCH_KEY_PARAMETER}=${capability.launchKey}`,
     origin,
     close: () => app.close(),
   };
@@ -142,7 +132,7 @@ function looksLikeContractPath(path: string): boolean {
 
 function isOwnHost(hostHeader: string | undefined, origin: string): boolean {
   if (!hostHeader || !origin) return false;
-  // Only the numeric loopback name: the launch cookie is bound to it.
+  // Only the numeric loopback name, the one the launch address uses.
   return hostHeader === new URL(origin).host;
 }
 
@@ -156,6 +146,6 @@ async function refuse(reply: FastifyReply, status: number, reason: string): Prom
 
 const REFUSED_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Ambient Scribe</title></head>
 <body><main><h1>This page needs the app's launch address</h1>
-<p>Browser mode only answers the address it printed when it started, and only once (it carries a
-one-time key). If that address was opened already, restart browser mode with
-<code>npm run start:browser</code> and open the new one.</p></main></body></html>`;
+<p>Browser mode only answers the address it printed when it started (http://127.0.0.1:…), and
+only once (it carries a one-time key). Restart browser mode with <code>npm run start:browser</code>
+and open the new one.</p></main></body></html>`;

@@ -1,6 +1,7 @@
 import type { PreloadBridge } from '../../shared/contract';
 import { createPreloadApi } from './preload-api';
 import type { LinkState } from './link-state';
+import { takePageCredential } from './page-credential';
 import { createSocketApi } from './socket-api';
 import type { ScribeApi } from '../../shared/contract';
 
@@ -23,6 +24,6 @@ export function connectScribeApi(): ConnectedApi {
     };
   }
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const api = createSocketApi(`${scheme}//${location.host}/contract`);
+  const api = createSocketApi(`${scheme}//${location.host}/contract`, takePageCredential());
   return { api, onLinkState: api.onLinkState };
 }

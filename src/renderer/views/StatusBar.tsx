@@ -4,6 +4,7 @@ const LINK_WORDS = {
   connecting: 'Connecting to the app core…',
   connected: 'App core connected',
   lost: 'Lost the app core; reconnecting… If you restarted browser mode, open the new address it printed.',
+  refused: 'Not connected: this window needs the launch address browser mode printed.',
 } as const;
 
 export function StatusBar() {
