@@ -17,7 +17,7 @@ import { mountIdp } from './idp/mount';
 import { verifyIdToken } from './idp/verify-id-token';
 import { createTiming, type LimitName } from './limits';
 import { BUILTIN_IDP, DEFAULT_PARTNERS, loadPartnersFile, type Partner } from './partners';
-import { jsonFile } from './persistence';
+import { jsonFile, removeUnsealedFiles, type AtRestCipher } from './persistence';
 import { extractForms } from './processing/form-extractor';
 import { FORM_TEMPLATES } from './processing/form-templates';
 import { generateNote } from './processing/note-generator';
@@ -55,6 +55,11 @@ export interface SandboxOptions {
    * name that resolves to loopback (DNS rebinding) cannot reach it. On for the app's built-in demo.
    */
   onlyOwnHost?: boolean;
+  /**
+   * Seal everything written to `dataDir` (sessions, audio, providers, the token key), and remove
+   * files an earlier, unsealed run left there. The app's built-in demo keeps nothing in the clear.
+   */
+  atRest?: AtRestCipher;
   log?: SandboxLog;
 }
 
@@ -70,6 +75,8 @@ export interface Sandbox {
   /** The built-in identity provider's issuer (`${url}/idp`). */
   readonly idpIssuer: string;
   readonly partners: ReadonlyMap<string, Partner>;
+  /** Deletes the sessions `drop` picks, record and audio; returns their ids. */
+  forgetSessions(drop: (sessionId: string) => boolean): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -99,14 +106,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const resolveIdp = (value: string, what: 'issuer' | 'jwks') =>
     value === BUILTIN_IDP ? (what === 'issuer' ? idpIssuer : `${idpIssuer}/jwks`) : value;
 
-  const keyFile = jsonFile<{ key: string }>(join(dataDir, 'token-key.json'));
+  const { atRest } = options;
+  const sealedName = (name: string) => (atRest ? `${name}.sealed` : name);
+  if (atRest) {
+    const removed = removeUnsealedFiles(dataDir);
+    if (removed > 0) log.warn('removed files an earlier version kept unsealed', { files: removed });
+  }
+  const keyFile = jsonFile<{ key: string }>(join(dataDir, sealedName('token-key.json')), atRest);
   const storedKey = await keyFile.read();
   const key = storedKey ? Buffer.from(storedKey.key, 'base64') : randomBytes(32);
   if (!storedKey) await keyFile.write({ key: key.toString('base64') });
 
   const tokens = createServiceTokens({ lifetimeMs: timing.ms('tokenLifetimeMs'), key });
-  const registry = await createProviderRegistry(jsonFile(join(dataDir, 'providers.json')));
-  const store = await createSessionStore(join(dataDir, 'sessions'));
+  const registry = await createProviderRegistry(
+    jsonFile(join(dataDir, sealedName('providers.json')), atRest),
+  );
+  const store = await createSessionStore(join(dataDir, 'sessions'), atRest ? { cipher: atRest } : {});
   const faults = createFaultState();
   const webhooks = createWebhookSender({ timing, log });
 
@@ -208,6 +223,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     url,
     idpIssuer,
     partners,
+    forgetSessions: (drop) => store.forget(drop),
     async close() {
       await webhooks.close();
       await app.close();

@@ -9,6 +9,7 @@ import { createJsonFileStorage } from '../src/main/core/json-file-storage';
 import { silentLogger } from '../src/main/core/ports';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
 import { inProcessApi } from './support/in-process-api';
+import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
 import { createTestCore, testAppInfo } from './support/test-core';
 
 /**
@@ -22,10 +23,14 @@ afterEach(async () => {
   cores = [];
 });
 
+/** One keychain for every run of the app in a test, as on a real computer. */
+const secrets = createMemorySecretBox();
+
 async function coreIn(dir: string): Promise<AppCore> {
   const core = await createTestCore({
     settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
     appInfo: testAppInfo(dir),
+    secrets,
   });
   cores.push(core);
   return core;

@@ -277,7 +277,8 @@ describe('the packaged app (electron-builder --dir into a stand-in Electron)', (
     };
     expect(reply.ok).toBe(true);
     expect(reply.value?.templates.length).toBeGreaterThan(0);
-    expect(existsSync(join(dataDir, 'sandbox', 'token-key.json'))).toBe(true);
+    // Sealed with the spool's key: nothing of the demo in the clear.
+    expect(existsSync(join(dataDir, 'sandbox', 'token-key.json.sealed'))).toBe(true);
   });
 
   it('loads nothing from the network: same-origin URLs only, under a CSP that allows nothing remote', () => {

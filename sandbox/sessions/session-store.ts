@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { appendFileSync, createReadStream, mkdirSync, readdirSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServiceError } from '../errors';
-import { jsonFile } from '../persistence';
+import { jsonFile, type AtRestCipher } from '../persistence';
+import { audioFile, createEmptyFile } from './audio-file';
 import type { SessionKind, SessionRecord, TimelineEvent } from './session-record';
 
 const MAX_TIMELINE = 10_000;
@@ -24,38 +23,54 @@ export interface SessionStore {
   appendAudio(session: SessionRecord, pcm: Buffer): void;
   readAudio(session: SessionRecord): Promise<Buffer>;
   audioSha256(session: SessionRecord): Promise<string>;
-  audioPath(session: SessionRecord): string;
   record(session: SessionRecord, type: string, detail?: string): void;
   setStatus(session: SessionRecord, status: string, detail?: string): void;
   save(session: SessionRecord): Promise<void>;
   /** Resolves when every record save queued so far has landed (before the directory is removed). */
   flush(): Promise<void>;
+  /**
+   * Deletes every session `drop` picks, record and audio; returns their ids. The embedding app
+   * deletes a visit's session with the visit's own audio.
+   */
+  forget(drop: (id: string) => boolean): Promise<string[]>;
 }
 
 /**
  * Sessions live in the data directory: `<id>.json` for the record, `<id>.pcm` for the audio, so a
  * sandbox killed and restarted on the same directory continues every session where it stopped.
+ * With a cipher both are sealed (`<id>.json.sealed`, `<id>.pcm.sealed`): nothing in the clear.
  */
-export async function createSessionStore(dir: string, now: () => number = Date.now): Promise<SessionStore> {
+export async function createSessionStore(
+  dir: string,
+  options: { now?: () => number; cipher?: AtRestCipher } = {},
+): Promise<SessionStore> {
+  const now = options.now ?? Date.now;
+  const { cipher } = options;
+  const suffix = cipher ? '.sealed' : '';
+  const recordPath = (id: string) => join(dir, `${id}.json${suffix}`);
+  const audioOf = (id: string) => audioFile(join(dir, `${id}.pcm${suffix}`), cipher);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const sessions = new Map<string, SessionRecord>();
-  for (const name of readdirSync(dir).filter((n) => n.endsWith('.json'))) {
-    const record = await jsonFile<SessionRecord>(join(dir, name)).read();
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(`.json${suffix}`))) {
+    const record = await jsonFile<SessionRecord>(join(dir, name), cipher).read();
     if (!record) continue;
     // The audio file is the truth for how much arrived (a crash can stop the record's last save).
-    record.receivedBytes = sizeOf(join(dir, `${record.id}.pcm`));
+    record.receivedBytes = audioOf(record.id).size();
     // Whatever stream was open died with the old process; the session stays resumable.
     if (record.status === 'running' || record.status === 'paused') record.status = 'aborted';
     sessions.set(record.id, record);
+  }
+  // Audio whose record is gone (unreadable under this key, or never saved) can never be used.
+  for (const name of readdirSync(dir).filter((n) => n.endsWith(`.pcm${suffix}`))) {
+    if (!sessions.has(name.split('.', 1)[0]!)) rmSync(join(dir, name), { force: true });
   }
 
   const files = new Map<string, ReturnType<typeof jsonFile<SessionRecord>>>();
   const fileOf = (id: string) => {
     let file = files.get(id);
-    if (!file) files.set(id, (file = jsonFile<SessionRecord>(join(dir, `${id}.json`))));
+    if (!file) files.set(id, (file = jsonFile<SessionRecord>(recordPath(id), cipher)));
     return file;
   };
-  const audioPath = (session: SessionRecord) => join(dir, `${session.id}.pcm`);
 
   const store: SessionStore = {
     async create(kind, encounterId, owner, id = randomUUID()) {
@@ -78,7 +93,7 @@ export async function createSessionStore(dir: string, now: () => number = Date.n
         feedback: [],
       };
       sessions.set(id, session);
-      appendFileSync(audioPath(session), Buffer.alloc(0), { mode: 0o600 });
+      createEmptyFile(join(dir, `${id}.pcm${suffix}`));
       store.record(session, 'status:created');
       await store.save(session);
       return session;
@@ -98,19 +113,13 @@ export async function createSessionStore(dir: string, now: () => number = Date.n
     },
     list: () => [...sessions.values()],
     appendAudio(session, pcm) {
-      appendFileSync(audioPath(session), pcm, { mode: 0o600 });
+      // A session forgotten meanwhile stays forgotten (its stream may still be draining).
+      if (!sessions.has(session.id)) return;
+      audioOf(session.id).append(pcm);
       session.receivedBytes += pcm.length;
     },
-    readAudio: (session) => readFile(audioPath(session)),
-    audioSha256: (session) =>
-      new Promise((resolve, reject) => {
-        const hash = createHash('sha256');
-        createReadStream(audioPath(session))
-          .on('data', (chunk) => hash.update(chunk))
-          .on('end', () => resolve(hash.digest('hex')))
-          .on('error', reject);
-      }),
-    audioPath,
+    readAudio: async (session) => audioOf(session.id).read(),
+    audioSha256: async (session) => createHash('sha256').update(audioOf(session.id).read()).digest('hex'),
     record(session, type, detail) {
       const event: TimelineEvent = detail === undefined ? { at: now(), type } : { at: now(), type, detail };
       session.timeline.push(event);
@@ -123,18 +132,25 @@ export async function createSessionStore(dir: string, now: () => number = Date.n
       store.record(session, `status:${status}`, detail);
       void store.save(session);
     },
-    save: (session) => fileOf(session.id).write(session),
+    save: async (session) => {
+      if (!sessions.has(session.id)) return;
+      await fileOf(session.id).write(session);
+    },
     flush: async () => {
       await Promise.all([...files.values()].map((file) => file.flush()));
     },
+    async forget(drop) {
+      const gone = [...sessions.keys()].filter(drop);
+      for (const id of gone) {
+        sessions.delete(id);
+        // A save already queued lands first, then both files go.
+        await files.get(id)?.flush();
+        files.delete(id);
+        rmSync(recordPath(id), { force: true });
+        rmSync(join(dir, `${id}.pcm${suffix}`), { force: true });
+      }
+      return gone;
+    },
   };
   return store;
-}
-
-function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { appInfoSchema, ENCOUNTER_LABELS, type AppInfo } from '../../shared/contract';
 import { UserFacingError } from './user-facing-error';
@@ -104,7 +105,18 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   });
   const settings = await createSettingsService(deps.settingsStorage, deps.log);
   const events = createEventHub();
-  const locator = createServiceLocator({ dataDirectory: deps.appInfo.dataDirectory, log: deps.log });
+  // Loaded once; a failed load (keychain locked) is tried again at the next visit.
+  let spoolKey: Promise<Uint8Array> | undefined;
+  const loadKey = () =>
+    (spoolKey ??= loadSpoolKey(deps.secrets).catch((error: unknown) => {
+      spoolKey = undefined;
+      throw error;
+    }));
+  const locator = createServiceLocator({
+    dataDirectory: deps.appInfo.dataDirectory,
+    log: deps.log,
+    spoolKey: loadKey,
+  });
   const sessions = createServiceSessions({
     locator,
     secrets: deps.secrets,
@@ -123,7 +135,6 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   // Visits' audio, encrypted (spool/): delivered audio goes after a grace period, all of it after
   // the retention the settings give (a week unless changed).
   const spoolRoot = join(deps.appInfo.dataDirectory, 'spool');
-  let spoolKey: Promise<Uint8Array> | undefined;
   const encounters = createEncounterController({
     clock: deps.clock,
     log: deps.log,
@@ -132,15 +143,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     onRecorderChange: (view) => events.emit('recorder.changed', view),
     onResultsProgress: (progress) => events.emit('results.progress', progress),
     onVisit: (entry) => history.record(entry),
-    spool: {
-      root: spoolRoot,
-      // Loaded once; a failed load (keychain locked) is tried again at the next visit.
-      key: () =>
-        (spoolKey ??= loadSpoolKey(deps.secrets).catch((error: unknown) => {
-          spoolKey = undefined;
-          throw error;
-        })),
-    },
+    spool: { root: spoolRoot, key: loadKey },
   });
   const session = () => sessions.get(settings.get());
   repairSpoolManifests(history, spoolRoot, deps.clock.now(), deps.log);
@@ -154,6 +157,18 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     });
     if (removed.length > 0) deps.log.info('spool: removed old visit audio', { visits: removed.length });
     for (const sessionId of removed) forgetAudio(history, sessionId);
+    // The built-in demo keeps a visit (its audio, context, note) no longer than its spool is here.
+    void locator
+      .forgetDemoSessions(
+        (sessionId) =>
+          encounters.isStarting() || encounters.inUse(sessionId) || existsSync(join(spoolRoot, sessionId)),
+      )
+      .then(
+        (forgotten) =>
+          forgotten > 0 && deps.log.info('demo: removed visits whose audio is gone', { visits: forgotten }),
+        (error: unknown) =>
+          deps.log.warn('demo: removing old visits failed', { error: (error as Error).name }),
+      );
   };
   /** Visits that were finishing when the app stopped: on their way again once the service answers. */
   let stopped = false;

@@ -324,6 +324,10 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         );
       return view();
     },
+    /** A Start is creating its service sessions: they have no spool yet. */
+    isStarting(): boolean {
+      return starting;
+    },
     /** Whether a session's audio is in use now: recording, or on its way to the service. */
     inUse(sessionId: string): boolean {
       const holds = (visit: ActiveEncounter | undefined) =>

@@ -9,7 +9,11 @@ import { silentLogger } from '../ports';
 import { createServiceLocator } from './service-locator';
 
 const dataDirectory = mkdtempSync(join(tmpdir(), 'scribe-locator-'));
-const locator = createServiceLocator({ dataDirectory, log: silentLogger });
+const locator = createServiceLocator({
+  dataDirectory,
+  log: silentLogger,
+  spoolKey: async () => new Uint8Array(32).fill(7),
+});
 afterAll(async () => {
   await locator.close();
   rmSync(dataDirectory, { recursive: true, force: true });

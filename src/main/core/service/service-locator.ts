@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Settings } from '../../../shared/settings';
 import type { Sandbox } from '../../../../sandbox/server';
 import type { Logger } from '../ports';
+import { demoAtRestCipher, removeDemoSessionFiles } from './demo-at-rest';
 import type { ServiceEndpoint } from './token-source';
 
 /** Everything the auth manager and the clients need to reach one partner's service. */
@@ -32,12 +33,20 @@ const DEMO_PARTNERS: Record<Settings['authModel'], string> = {
   single_auth_token: 'demo-single-auth',
 };
 
+export interface ServiceLocatorOptions {
+  dataDirectory: string;
+  log: Logger;
+  /** The spool key: the demo seals its files with a key derived from it (demo-at-rest.ts). */
+  spoolKey: () => Promise<Uint8Array>;
+}
+
 /**
  * Turns settings into a service connection. "Built-in sandbox" starts the sandbox in this process
- * on a free loopback port (once), with its data under the app's data directory.
+ * on a free loopback port (once), with its data under the app's data directory, sealed.
  */
-export function createServiceLocator(options: { dataDirectory: string; log: Logger }) {
+export function createServiceLocator(options: ServiceLocatorOptions) {
   let sandbox: Promise<Sandbox> | undefined;
+  const demoSessionsDir = join(options.dataDirectory, 'sandbox', 'sessions');
 
   const builtin = () =>
     (sandbox ??= startBuiltinSandbox(options).catch((error: unknown) => {
@@ -96,6 +105,16 @@ export function createServiceLocator(options: { dataDirectory: string; log: Logg
         demo: true,
       };
     },
+    /**
+     * Deletes the demo's sessions (record, audio, note) of every visit `keep` does not name: the
+     * demo keeps a visit no longer than the app keeps its audio. Through the demo when it runs;
+     * on disk when it does not (before it starts: call this first). Returns how many went.
+     */
+    async forgetDemoSessions(keep: (sessionId: string) => boolean): Promise<number> {
+      if (!sandbox) return removeDemoSessionFiles(demoSessionsDir, keep).length;
+      const running = await sandbox.catch(() => undefined);
+      return running ? (await running.forgetSessions((id) => !keep(id))).length : 0;
+    },
     /** Stops the built-in sandbox if it was started. */
     async close(): Promise<void> {
       if (sandbox) await (await sandbox).close();
@@ -109,7 +128,7 @@ export function createServiceLocator(options: { dataDirectory: string; log: Logg
  * (its own chunk in the build; test/main-bundle.test.ts checks the static import graph). Its test
  * control API stays off: nothing on 127.0.0.1 can read a visit or inject a fault through the app.
  */
-async function startBuiltinSandbox(options: { dataDirectory: string; log: Logger }): Promise<Sandbox> {
+async function startBuiltinSandbox(options: ServiceLocatorOptions): Promise<Sandbox> {
   const [{ startSandbox }, { DEFAULT_PARTNERS }] = await Promise.all([
     import('../../../../sandbox/server'),
     import('../../../../sandbox/partners'),
@@ -129,6 +148,8 @@ async function startBuiltinSandbox(options: { dataDirectory: string; log: Logger
     asr: 'auto',
     controlApi: false,
     onlyOwnHost: true,
+    // Sessions, audio, notes and its keys sealed: nothing of a visit in the clear on disk.
+    atRest: demoAtRestCipher(await options.spoolKey()),
     // It runs in this process and writes to the app's log: its lines say they are the demo's.
     log: prefixed(options.log, 'built-in sandbox: '),
   });
