@@ -1,8 +1,15 @@
+import { existsSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { HANDSHAKE_CLOSE } from '../src/shared/browser-mode-handshake';
+import { browserOpener } from '../src/main/browser-host/system-browser';
 import { launchKeyOf, openRawSocket } from '../src/main/browser-host/testing/page-client';
+import { startHostProcess } from './support/browser-host-process';
 import { expect, test } from './support/fixtures';
 
 /**
@@ -160,5 +167,33 @@ test('another tab with the app’s address, the spent launch address or a guesse
   for (let i = 0; i < 2; i++) {
     await page.reload();
     await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  }
+});
+
+test('the system browser is handed a private launch file, never the address: it opens the app once and is gone', async ({
+  browser,
+}) => {
+  const dataDir = await mkdtemp(join(tmpdir(), 'scribe-launch-file-'));
+  // `--open` as npm start passes it; with no screen here (CI) nothing is opened, the file is made.
+  const host = await startHostProcess(dataDir, ['--open']);
+  try {
+    const file = host.launchFile!;
+    expect(file).toBe(join(dataDir, 'browser-launch.html'));
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    // What the opener's arguments would show another user: a path, no key.
+    const opener = browserOpener(file, 'linux', { DISPLAY: ':0' })!;
+    expect(opener.args.join(' ')).not.toContain(launchKeyOf(host.launchUrl));
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(pathToFileURL(file).href);
+    await expect(page).toHaveURL(`${host.origin}/`);
+    await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+    // The key is spent: the file that carried it is gone.
+    await expect.poll(() => existsSync(file)).toBe(false);
+    await context.close();
+  } finally {
+    await host.stop();
+    await rm(dataDir, { recursive: true, force: true });
   }
 });

@@ -5,6 +5,8 @@ import { createInterface } from 'node:readline';
 export interface HostProcess {
   /** The launch address it printed (carries the key). */
   launchUrl: string;
+  /** With `--open`: the private file it hands the system browser instead of the address. */
+  launchFile?: string;
   origin: string;
   /** The Node process (benchmarks read its CPU time). */
   pid: number;
@@ -14,30 +16,38 @@ export interface HostProcess {
 }
 
 /** Starts `node out/main/browser.js` as its own process, as `npm run start:browser` does. */
-export async function startHostProcess(dataDir: string): Promise<HostProcess> {
+export async function startHostProcess(dataDir: string, extraArgs: string[] = []): Promise<HostProcess> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['out/main/browser.js', '--port', '0', '--data', dataDir],
+    ['out/main/browser.js', '--port', '0', '--data', dataDir, ...extraArgs],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
   const lines = createInterface({ input: child.stdout! });
-  const launchUrl = await new Promise<string>((resolve, reject) => {
+  const printed = new Map<string, string>();
+  const expected = extraArgs.includes('--open') ? ['SCRIBE_URL', 'SCRIBE_LAUNCH_FILE'] : ['SCRIBE_URL'];
+  await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error('browser mode did not print SCRIBE_URL within 15 s')),
+      () => reject(new Error(`browser mode did not print ${expected.join(' and ')} within 15 s`)),
       15_000,
     );
     lines.on('line', (line) => {
-      if (line.startsWith('SCRIBE_URL=')) {
+      const [name, value] = [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)];
+      if (!expected.includes(name)) return;
+      printed.set(name, value);
+      if (expected.every((wanted) => printed.has(wanted))) {
         clearTimeout(timer);
-        resolve(line.slice('SCRIBE_URL='.length));
+        resolve();
       }
     });
     child.once('exit', (code) => reject(new Error(`browser mode exited with ${code} before it was ready`)));
   });
+  const launchUrl = printed.get('SCRIBE_URL')!;
+  const launchFile = printed.get('SCRIBE_LAUNCH_FILE');
   return {
     launchUrl,
+    ...(launchFile ? { launchFile } : {}),
     origin: new URL(launchUrl).origin,
     pid: child.pid!,
     async stop() {

@@ -113,6 +113,9 @@ export async function runPocketsphinx(
   pcm: Buffer,
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<RecognizedWord[]> {
+  // The decoder reads a file: for the seconds it decodes, the audio is in a private temporary
+  // folder (0700, the file 0600), removed as soon as it is done. A pipe would keep it off the disk,
+  // but Node's child stdin is a socket, which pocketsphinx cannot open as /dev/stdin (ENXIO).
   const dir = await mkdtemp(join(tmpdir(), 'sandbox-asr-'));
   try {
     const file = join(dir, 'audio.raw');

@@ -16,7 +16,7 @@ import { systemClock } from '../core/ports';
 import { startBrowserHost, type BrowserHost, type RendererSource } from './host';
 import { createPageCapability } from './page-capability';
 import { browserModeLogPath, createNodeFileLogger } from './node-file-logger';
-import { openInSystemBrowser } from './system-browser';
+import { openInSystemBrowser, writeLaunchFile, type LaunchFile } from './system-browser';
 
 export interface BrowserModeOptions {
   /** 0 picks a free port. */
@@ -47,7 +47,11 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   const secretValues = createSecretValues();
   const logPath = browserModeLogPath(dataDirectory);
   const log = scrubbedLogger(createNodeFileLogger({ filePath: logPath, console: true }), secretValues);
-  const capability = createPageCapability({ remember: (secret) => secretValues.add(secret) });
+  let launchFile: LaunchFile | undefined;
+  const capability = createPageCapability({
+    remember: (secret) => secretValues.add(secret),
+    onLaunchKeySpent: () => launchFile?.remove(),
+  });
 
   // Own file names: the desktop app keeps electron-store's settings.json and an encrypted
   // secrets.json in the same directory, in formats browser mode must not overwrite. A damaged
@@ -82,7 +86,13 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   });
 
   console.log(`SCRIBE_URL=${host.launchUrl}`);
-  const opened = options.open && openInSystemBrowser(host.launchUrl, log);
+  // The browser is handed a private file that leads to the address, not the address: another user
+  // can read a process's arguments, and the address carries the launch key.
+  if (options.open) {
+    launchFile = writeLaunchFile(dataDirectory, host.launchUrl);
+    console.log(`SCRIBE_LAUNCH_FILE=${launchFile.path}`);
+  }
+  const opened = launchFile !== undefined && openInSystemBrowser(launchFile.path, log);
   console.log(
     `${PRODUCT_NAME} is running in browser mode. ` +
       (opened
@@ -91,7 +101,14 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   );
   console.log(`Settings: ${core.settings.location}. Log: ${logPath}. Stop with Ctrl+C.`);
 
-  return { core, host, stop: async () => void (await Promise.all([core.stop(), host.close()])) };
+  return {
+    core,
+    host,
+    stop: async () => {
+      launchFile?.remove();
+      await Promise.all([core.stop(), host.close()]);
+    },
+  };
 }
 
 /** Stops browser mode cleanly on Ctrl+C or a polite kill, then exits. */

@@ -29,6 +29,8 @@ export function createPageCapability(
     launchKey?: string;
     /** Told each secret as it is made, so the log scrubber knows it by value. */
     remember?: (secret: string) => void;
+    /** The launch key opens nothing any more (a page kept its first token). */
+    onLaunchKeySpent?: () => void;
   } = {},
 ): PageCapability {
   const fresh = () => randomBytes(32).toString('base64url');
@@ -38,13 +40,17 @@ export function createPageCapability(
   let accepted = launchKey;
   /** A token offered and not yet confirmed. */
   let offered: string | undefined;
+  const accept = (token: string) => {
+    if (accepted === launchKey) options.onLaunchKeySpent?.();
+    accepted = token;
+  };
 
   return {
     launchKey,
     present(credential) {
       if (offered !== undefined && sameSecret(credential, offered)) {
         // The page kept the last offer but its confirmation never arrived (it reloaded first).
-        accepted = offered;
+        accept(offered);
       } else if (!sameSecret(credential, accepted)) {
         return undefined;
       }
@@ -55,7 +61,7 @@ export function createPageCapability(
         pageToken,
         confirm(echo) {
           if (offered !== pageToken || !sameSecret(echo, pageToken)) return false;
-          accepted = pageToken;
+          accept(pageToken);
           offered = undefined;
           return true;
         },
