@@ -60,6 +60,11 @@ export interface SandboxOptions {
    * files an earlier, unsealed run left there. The app's built-in demo keeps nothing in the clear.
    */
   atRest?: AtRestCipher;
+  /**
+   * The built-in IdP's client becomes confidential with this secret: a code is redeemed only by
+   * who holds it (the app's built-in demo), so nothing else on the computer signs in through it.
+   */
+  idpClientSecret?: string;
   log?: SandboxLog;
 }
 
@@ -169,7 +174,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     }
   });
 
-  await mountIdp(app, { issuer: idpIssuer });
+  await mountIdp(app, {
+    issuer: idpIssuer,
+    ...(options.idpClientSecret ? { clientSecret: options.idpClientSecret } : {}),
+  });
 
   registerAuthRoutes(app, {
     partners,
@@ -229,7 +237,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await app.close();
       if (server.listening) await new Promise((resolve) => server.close(resolve));
       // Closing streams saves their sessions; let those writes land before removing anything.
-      await store.flush();
+      await store.close();
       if (ownDataDir) await rm(ownDataDir, { recursive: true, force: true, maxRetries: 3 });
     },
   };

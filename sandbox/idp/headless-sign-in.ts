@@ -14,6 +14,8 @@ export interface HeadlessSignInOptions {
   /** The IdP's issuer, e.g. http://127.0.0.1:PORT/idp. */
   issuer: string;
   clientId: string;
+  /** For a confidential client (the app's built-in demo). */
+  clientSecret?: string;
   /** Typed into the login form; becomes the ID token's sub. */
   username: string;
   /** Typed into the display name field; becomes the ID token's name. */
@@ -44,9 +46,14 @@ export interface HeadlessSignInResult extends IdpTokens {
 const MAX_BROWSER_STEPS = 12;
 
 /** openid-client refuses http endpoints unless told; the sandbox IdP is http on loopback. */
-export function discoverIdp(issuer: string, clientId: string): Promise<client.Configuration> {
+export function discoverIdp(
+  issuer: string,
+  clientId: string,
+  clientSecret?: string,
+): Promise<client.Configuration> {
   const execute = new URL(issuer).protocol === 'http:' ? [client.allowInsecureRequests] : [];
-  return client.discovery(new URL(issuer), clientId, undefined, client.None(), { execute });
+  const auth = clientSecret ? client.ClientSecretPost(clientSecret) : client.None();
+  return client.discovery(new URL(issuer), clientId, undefined, auth, { execute });
 }
 
 function toIdpTokens(tokens: client.TokenEndpointResponse & client.TokenEndpointResponseHelpers): IdpTokens {
@@ -134,7 +141,7 @@ export async function walkBrowser(
 }
 
 export async function signInHeadless(options: HeadlessSignInOptions): Promise<HeadlessSignInResult> {
-  const config = await discoverIdp(options.issuer, options.clientId);
+  const config = await discoverIdp(options.issuer, options.clientId, options.clientSecret);
   const receiver = await startLoopbackReceiver(options.redirectPort);
   try {
     const codeVerifier = client.randomPKCECodeVerifier();

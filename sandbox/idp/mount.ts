@@ -26,6 +26,8 @@ export interface MountIdpOptions {
   clientId?: string;
   /** ID token lifetime; oidc-provider's default is 3600 s. */
   idTokenTtlSeconds?: number;
+  /** A confidential client's secret (provider.ts); default: a public client. */
+  clientSecret?: string;
 }
 
 export interface MountedIdp {
@@ -104,6 +106,7 @@ export async function mountIdp(app: FastifyInstance, options: MountIdpOptions): 
         accounts,
         secrets,
         ...(options.idTokenTtlSeconds ? { idTokenTtlSeconds: options.idTokenTtlSeconds } : {}),
+        ...(options.clientSecret ? { clientSecret: options.clientSecret } : {}),
       });
       // oidc-provider catches its own errors; unexpected ones go to the sandbox's log.
       instance.on('server_error', (_ctx, err) => app.log.error({ err }, 'idp server error'));

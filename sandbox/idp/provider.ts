@@ -40,6 +40,11 @@ export interface ProviderSettings {
   secrets: IdpSecrets;
   /** Lifetime of ID tokens; oidc-provider's default is one hour. */
   idTokenTtlSeconds?: number;
+  /**
+   * Makes the client confidential (client_secret_post): only who holds the secret can redeem a
+   * code, so nobody else on the computer can sign in to the app's built-in demo as a clinician.
+   */
+  clientSecret?: string;
 }
 
 /** RFC 8252 section 7.3: loopback IP literals, port left out so that any port is accepted. */
@@ -52,14 +57,16 @@ export function createProvider(issuer: string, settings: ProviderSettings): Prov
   if (pathname !== IDP_PATH) {
     throw new Error(`The IdP issuer must end in ${IDP_PATH} (where it is mounted), got ${issuer}`);
   }
-  const { accounts, secrets, clientId } = settings;
+  const { accounts, secrets, clientId, clientSecret } = settings;
 
   const configuration: Configuration = {
     clients: [
       {
         client_id: clientId,
         application_type: 'native',
-        token_endpoint_auth_method: 'none',
+        ...(clientSecret
+          ? { token_endpoint_auth_method: 'client_secret_post', client_secret: clientSecret }
+          : { token_endpoint_auth_method: 'none' }),
         redirect_uris: loopbackRedirectUris(),
         post_logout_redirect_uris: loopbackRedirectUris(),
         grant_types: ['authorization_code', 'refresh_token'],

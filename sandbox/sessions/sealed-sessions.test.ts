@@ -43,7 +43,6 @@ describe('sealed session files', () => {
     store.appendAudio(gone, pcm(3_200, 2));
     kept.context = { patient_info: { date_of_birth: '1950-01-02' } } as never;
     await store.save(kept);
-    await store.flush();
     for (const name of readdirSync(dir)) {
       expect(name).toMatch(/\.(json|pcm)\.sealed$/);
       expect(readFileSync(join(dir, name)).includes('1950-01-02')).toBe(false);

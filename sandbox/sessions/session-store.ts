@@ -26,8 +26,11 @@ export interface SessionStore {
   record(session: SessionRecord, type: string, detail?: string): void;
   setStatus(session: SessionRecord, status: string, detail?: string): void;
   save(session: SessionRecord): Promise<void>;
-  /** Resolves when every record save queued so far has landed (before the directory is removed). */
-  flush(): Promise<void>;
+  /**
+   * Resolves when every record save queued so far has landed; saves asked for after this are
+   * dropped (a stream closing late), so nothing writes into a directory being removed.
+   */
+  close(): Promise<void>;
   /**
    * Deletes every session `drop` picks, record and audio; returns their ids. The embedding app
    * deletes a visit's session with the visit's own audio.
@@ -51,6 +54,7 @@ export async function createSessionStore(
   const audioOf = (id: string) => audioFile(join(dir, `${id}.pcm${suffix}`), cipher);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const sessions = new Map<string, SessionRecord>();
+  let closed = false;
   for (const name of readdirSync(dir).filter((n) => n.endsWith(`.json${suffix}`))) {
     const record = await jsonFile<SessionRecord>(join(dir, name), cipher).read();
     if (!record) continue;
@@ -114,7 +118,7 @@ export async function createSessionStore(
     list: () => [...sessions.values()],
     appendAudio(session, pcm) {
       // A session forgotten meanwhile stays forgotten (its stream may still be draining).
-      if (!sessions.has(session.id)) return;
+      if (closed || !sessions.has(session.id)) return;
       audioOf(session.id).append(pcm);
       session.receivedBytes += pcm.length;
     },
@@ -133,10 +137,11 @@ export async function createSessionStore(
       void store.save(session);
     },
     save: async (session) => {
-      if (!sessions.has(session.id)) return;
+      if (closed || !sessions.has(session.id)) return;
       await fileOf(session.id).write(session);
     },
-    flush: async () => {
+    close: async () => {
+      closed = true;
       await Promise.all([...files.values()].map((file) => file.flush()));
     },
     async forget(drop) {

@@ -13,6 +13,11 @@ import { startLoopbackRedirect } from './loopback-redirect';
 export interface OidcSettings {
   issuer: string;
   clientId: string;
+  /**
+   * Only for the app's own built-in demo, whose IdP client is confidential with a per-launch
+   * secret (a real partner's desktop client is public, with PKCE, as RFC 8252 says).
+   */
+  clientSecret?: string;
   /** Path of the loopback redirect registered for the app at the IdP; default /callback. */
   redirectPath?: string;
   /** Default: openid profile offline_access. */
@@ -51,7 +56,8 @@ export async function discover(settings: OidcSettings): Promise<client.Configura
     );
   }
   try {
-    return await client.discovery(issuer, settings.clientId, undefined, client.None(), {
+    const clientAuth = settings.clientSecret ? client.ClientSecretPost(settings.clientSecret) : client.None();
+    return await client.discovery(issuer, settings.clientId, undefined, clientAuth, {
       execute: insecure ? [client.allowInsecureRequests] : [],
       timeout: IDP_TIMEOUT_S,
     });

@@ -51,6 +51,7 @@ export function createServiceSessions(deps: ServiceSessionsDeps) {
 
   async function open(settings: Settings): Promise<ServiceSession> {
     const connection = await deps.locator.resolve(settings);
+    deps.secretValues.add(connection.oidc?.clientSecret);
     const auth = createAuthManager({
       endpoint: connection.endpoint,
       partnerId: connection.partnerId,

@@ -3,6 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { signInHeadless } from '../../../../sandbox/idp/headless-sign-in';
 import { DEFAULT_PARTNERS } from '../../../../sandbox/partners';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
 import { silentLogger } from '../ports';
@@ -102,6 +103,29 @@ describe('the built-in demo service', () => {
     expect(await status(`attacker.example:${port}`)).toBe(421);
     // Its own address reaches the interface (which wants a token there).
     expect(await status(`127.0.0.1:${port}`)).toBe(401);
+  });
+
+  it('signs nobody in through its identity provider but the app: the sign-in page asks no password, so the code needs this launch’s client secret', async () => {
+    const demo = await locator.resolve({ ...DEFAULT_SETTINGS, authModel: 'standard' });
+    const { issuer, clientId, clientSecret } = demo.oidc!;
+    expect(clientSecret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // Another program walks the sign-in as the clinician, with the client id anyone can read.
+    await expect(signInHeadless({ issuer, clientId, username: 'demo-clinician' })).rejects.toMatchObject({
+      error: 'invalid_client',
+    });
+    // The app, holding the secret, signs in, and the service takes the ID token.
+    const tokens = await signInHeadless({ issuer, clientId, clientSecret, username: 'dr-locator-std' });
+    const register = await fetch(`${demo.endpoint.baseUrl}/api/v1/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        partner_id: demo.partnerId,
+        partner_token: tokens.idToken,
+        provider_name: 'Dr Std',
+        provider_org_id: 'demo-clinic',
+      }),
+    });
+    expect(register.status).toBe(201);
   });
 
   it('is started once, whatever the number of callers', async () => {

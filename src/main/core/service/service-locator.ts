@@ -13,7 +13,7 @@ export interface ServiceConnection {
   authModel: Settings['authModel'];
   providerId: string;
   profile: { name: string; orgId: string; specialty: string };
-  oidc?: { issuer: string; clientId: string };
+  oidc?: { issuer: string; clientId: string; clientSecret?: string };
   /** The built-in sandbox knows its own demo partner tokens, so the demo needs no account. */
   builtinPartnerToken?: string;
   /** True while the built-in sandbox is the service: every screen says notes are simulated. */
@@ -46,10 +46,12 @@ export interface ServiceLocatorOptions {
  */
 export function createServiceLocator(options: ServiceLocatorOptions) {
   let sandbox: Promise<Sandbox> | undefined;
+  // The demo IdP's client secret for this launch (demo sign-in for the standard model).
+  const idpClientSecret = randomBytes(32).toString('base64url');
   const demoSessionsDir = join(options.dataDirectory, 'sandbox', 'sessions');
 
   const builtin = () =>
-    (sandbox ??= startBuiltinSandbox(options).catch((error: unknown) => {
+    (sandbox ??= startBuiltinSandbox(options, idpClientSecret).catch((error: unknown) => {
       // A failed start is not remembered: the next resolve() tries again.
       sandbox = undefined;
       throw error;
@@ -87,7 +89,7 @@ export function createServiceLocator(options: ServiceLocatorOptions) {
         providerId: settings.providerId || 'demo-clinician',
         profile,
         ...(partner?.auth_model === 'standard'
-          ? { oidc: { issuer: running.idpIssuer, clientId: partner.audience } }
+          ? { oidc: { issuer: running.idpIssuer, clientId: partner.audience, clientSecret: idpClientSecret } }
           : {}),
         ...(partner && 'partner_token' in partner ? { builtinPartnerToken: partner.partner_token } : {}),
         ...(partner?.webhook_secret
@@ -128,7 +130,10 @@ export function createServiceLocator(options: ServiceLocatorOptions) {
  * (its own chunk in the build; test/main-bundle.test.ts checks the static import graph). Its test
  * control API stays off: nothing on 127.0.0.1 can read a visit or inject a fault through the app.
  */
-async function startBuiltinSandbox(options: ServiceLocatorOptions): Promise<Sandbox> {
+async function startBuiltinSandbox(
+  options: ServiceLocatorOptions,
+  idpClientSecret: string,
+): Promise<Sandbox> {
   const [{ startSandbox }, { DEFAULT_PARTNERS }] = await Promise.all([
     import('../../../../sandbox/server'),
     import('../../../../sandbox/partners'),
@@ -148,6 +153,9 @@ async function startBuiltinSandbox(options: ServiceLocatorOptions): Promise<Sand
     asr: 'auto',
     controlApi: false,
     onlyOwnHost: true,
+    // Its IdP's client is confidential: a local program that walks its sign-in page (it asks for
+    // no password) cannot redeem the code, so it cannot sign in as a clinician.
+    idpClientSecret,
     // Sessions, audio, notes and its keys sealed: nothing of a visit in the clear on disk.
     atRest: demoAtRestCipher(await options.spoolKey()),
     // It runs in this process and writes to the app's log: its lines say they are the demo's.
