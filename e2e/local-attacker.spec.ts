@@ -8,7 +8,11 @@ import { pathToFileURL } from 'node:url';
 import WebSocket from 'ws';
 import { HANDSHAKE_CLOSE } from '../src/shared/browser-mode-handshake';
 import { browserOpener } from '../src/main/browser-host/system-browser';
-import { launchKeyOf, openRawSocket } from '../src/main/browser-host/testing/page-client';
+import {
+  CONTRACT_PATH_LOOKALIKES,
+  launchKeyOf,
+  openRawSocket,
+} from '../src/main/browser-host/testing/page-client';
 import { startHostProcess } from './support/browser-host-process';
 import { expect, test } from './support/fixtures';
 
@@ -21,15 +25,7 @@ import { expect, test } from './support/fixtures';
 test.skip(({ target }) => target !== 'browser', 'only browser mode serves the window over loopback HTTP');
 
 /** Paths a lenient router could take for the contract's, and the contract's own. */
-const CONTRACT_PATHS = [
-  '/contract',
-  '/%63ontract',
-  '/c%6fntract',
-  '/%63%6fntract',
-  '//contract',
-  '/CONTRACT',
-  '/contract/',
-];
+const CONTRACT_PATHS = ['/contract', ...CONTRACT_PATH_LOOKALIKES];
 
 /** A plain page server on another loopback port: it records what each request brought along. */
 async function attackerServer() {

@@ -237,7 +237,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       await app.close();
       if (server.listening) await new Promise((resolve) => server.close(resolve));
       // Closing streams saves their sessions; let those writes land before removing anything.
-      await store.close();
+      await store.close({ discardLaterWrites: ownDataDir !== undefined });
       if (ownDataDir) await rm(ownDataDir, { recursive: true, force: true, maxRetries: 3 });
     },
   };

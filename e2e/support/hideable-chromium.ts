@@ -72,7 +72,9 @@ export async function launchHideableChromium(flags: string[]): Promise<HideableC
       await browser.close().catch(() => undefined);
       child.kill();
       await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-      await rm(profile, { recursive: true, force: true });
+      // Chromium's helper processes can still write into the profile for a moment after the main
+      // process exits (seen once as ENOTEMPTY): rm tries again rather than fail the test.
+      await rm(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     },
   };
 }

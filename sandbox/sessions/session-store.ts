@@ -27,10 +27,12 @@ export interface SessionStore {
   setStatus(session: SessionRecord, status: string, detail?: string): void;
   save(session: SessionRecord): Promise<void>;
   /**
-   * Resolves when every record save queued so far has landed; saves asked for after this are
-   * dropped (a stream closing late), so nothing writes into a directory being removed.
+   * Resolves when every record save queued so far has landed. With `discardLaterWrites` (the
+   * directory is about to be removed), saves and audio that come later (a stream closing late)
+   * are dropped instead of writing into a directory that is gone. Without it they still land: a
+   * sandbox restarted on the same directory continues from them.
    */
-  close(): Promise<void>;
+  close(options?: { discardLaterWrites?: boolean }): Promise<void>;
   /**
    * Deletes every session `drop` picks, record and audio; returns their ids. The embedding app
    * deletes a visit's session with the visit's own audio.
@@ -54,7 +56,8 @@ export async function createSessionStore(
   const audioOf = (id: string) => audioFile(join(dir, `${id}.pcm${suffix}`), cipher);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const sessions = new Map<string, SessionRecord>();
-  let closed = false;
+  /** Closed, with later writes discarded (see close). */
+  let discarding = false;
   for (const name of readdirSync(dir).filter((n) => n.endsWith(`.json${suffix}`))) {
     const record = await jsonFile<SessionRecord>(join(dir, name), cipher).read();
     if (!record) continue;
@@ -118,7 +121,7 @@ export async function createSessionStore(
     list: () => [...sessions.values()],
     appendAudio(session, pcm) {
       // A session forgotten meanwhile stays forgotten (its stream may still be draining).
-      if (closed || !sessions.has(session.id)) return;
+      if (discarding || !sessions.has(session.id)) return;
       audioOf(session.id).append(pcm);
       session.receivedBytes += pcm.length;
     },
@@ -137,11 +140,11 @@ export async function createSessionStore(
       void store.save(session);
     },
     save: async (session) => {
-      if (closed || !sessions.has(session.id)) return;
+      if (discarding || !sessions.has(session.id)) return;
       await fileOf(session.id).write(session);
     },
-    close: async () => {
-      closed = true;
+    close: async (options = {}) => {
+      discarding = options.discardLaterWrites ?? false;
       await Promise.all([...files.values()].map((file) => file.flush()));
     },
     async forget(drop) {

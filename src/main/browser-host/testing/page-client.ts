@@ -6,6 +6,19 @@ import { LAUNCH_KEY_PARAMETER } from '../../../shared/browser-mode-handshake';
  * then the handshake of src/shared/browser-mode-handshake.ts), for tests and probes. A refusal is
  * an error naming what answered: `refused <HTTP status>` at the upgrade, `closed <code>` after.
  */
+/**
+ * Paths a lenient router could take for the contract's (decoded, slashes merged, any case): the
+ * issue found `/%63ontract` opening the socket from another origin. Only `/contract` may open.
+ */
+export const CONTRACT_PATH_LOOKALIKES = [
+  '/%63ontract',
+  '/c%6fntract',
+  '/%63%6fntract',
+  '//contract',
+  '/CONTRACT',
+  '/contract/',
+];
+
 export interface OpenedPageSocket {
   socket: WebSocket;
   /** The credential for the next connection, as the page would keep it. */
