@@ -10,7 +10,14 @@ let client: ServiceClient;
 const path = (id: string, what: string) => `/api/v1/ambient/session/${id}/${what}`;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ timeScale: 0.01, asr: 'energy', minSpeechMs: 500 });
+  sandbox = await startSandbox({
+    timeScale: 0.01,
+    asr: 'energy',
+    minSpeechMs: 500,
+    // 300 ms of "processing" once scaled: long enough that a status read right after End sees it
+    // on a loaded machine (at the default's 15 ms it once read "completed" already).
+    limitOverrides: { processingDelayMs: 30_000 },
+  });
   client = new ServiceClient(sandbox.url);
   await client.signIn({
     partner_id: 'demo-bearer',
