@@ -94,9 +94,8 @@ test('from first launch to a note with a filled form, without reading anything',
   // "Your blood pressure is one hundred twenty over eighty, and your heart rate is seventy two."
   await expect(vitals.getByRole('row', { name: /Blood pressure/ })).toContainText('120/80');
   await expect(vitals.getByRole('row', { name: /Heart rate/ })).toContainText('72');
-  // The next visit is ready: a new encounter id, no patient details.
-  await expect(page.getByLabel('Encounter ID')).toHaveValue(/^visit\d{14}$/);
-  await expect(page.getByLabel('Date of birth')).toHaveValue('');
+  // The note says which visit it belongs to.
+  await expect(page.getByTestId('results-heading')).toHaveText('Encounter bed12visit3');
   await page.screenshot({ path: `e2e/artifacts/visit-results-${scribe.target}.png`, fullPage: true });
   await expectAccessible(page, 'results');
 
@@ -111,4 +110,9 @@ test('from first launch to a note with a filled form, without reading anything',
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toBe(`Plan\n${(await plan.locator('p').first().textContent())?.trim()}`);
   expect(copied.length).toBeGreaterThan(10);
+
+  // The next visit is its own action: a new encounter id, no patient details.
+  await page.getByRole('button', { name: 'New visit' }).click();
+  await expect(page.getByLabel('Encounter ID')).toHaveValue(/^visit\d{14}$/);
+  await expect(page.getByLabel('Date of birth')).toHaveValue('');
 });

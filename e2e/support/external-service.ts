@@ -117,6 +117,10 @@ export async function useExternalService(
 
 /** Starts recording a visit with this encounter id; resolves once the page says it records. */
 export async function startVisit(page: Page, encounterId: string): Promise<void> {
+  // After a visit the pane shows its note; the next one is its own action.
+  if ((await page.getByTestId('results-heading').count()) > 0) {
+    await page.getByRole('button', { name: 'New visit' }).click();
+  }
   await page.getByLabel('Encounter ID').fill(encounterId);
   await page.getByRole('button', { name: 'Start recording' }).click();
   await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);

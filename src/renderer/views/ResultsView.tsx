@@ -1,5 +1,7 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { HistoryEntry } from '../../shared/contract';
 import { isTerminalStatus } from '../../shared/service';
+import { formatClock } from '../results/format';
 import { formTitle } from '../results/form-text';
 import { useAppStore } from '../store/use-app-store';
 import { FormFeedback } from './results/FormFeedback';
@@ -24,14 +26,33 @@ const STATUS_WORDS: Record<string, string> = {
  */
 export function ResultsView() {
   const endedAt = useAppStore((s) => s.endedAt);
-  const sessionId = useAppStore((s) => s.results?.sessionId ?? s.progress?.sessionId);
+  const sessionId = useAppStore((s) => s.results?.sessionId ?? s.progress?.sessionId ?? s.resultsFor);
   if (endedAt === null && sessionId === undefined) return null;
   // A new visit starts with nothing lit.
   return <ResultsCard key={sessionId ?? 'ended'} />;
 }
 
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Which visit this is: its encounter, when it was and how long it lasted (from History). */
+function visitLine(entry: HistoryEntry | undefined): string {
+  if (!entry) return '';
+  const length =
+    entry.endedAt !== undefined
+      ? ` · ${formatClock(Math.round((entry.endedAt - entry.startedAt) / 1_000))}`
+      : '';
+  return `${dateTime.format(entry.startedAt)}${length}`;
+}
+
 function ResultsCard() {
   const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const sessionId = useAppStore((s) => s.resultsFor ?? s.recorder?.sessionId);
+  const entry = useAppStore((s) => s.history.find((e) => e.sessionId === sessionId));
+  const encounterId = useAppStore((s) => entry?.encounterId ?? s.recorder?.encounterId);
+  // The pane turns to this visit by itself after End: focus goes to its heading, so that the next
+  // key press cannot start another recording by accident.
+  useEffect(() => heading.current?.focus(), []);
   const transcriptId = useId();
   const progress = useAppStore((s) => s.progress);
   const results = useAppStore((s) => s.results);
@@ -57,7 +78,14 @@ function ResultsCard() {
 
   return (
     <section className="card results" aria-labelledby={headingId} data-testid="results">
-      <h2 id={headingId}>Results</h2>
+      <header className="visit-header">
+        <h2 id={headingId} ref={heading} tabIndex={-1} data-testid="results-heading">
+          {encounterId ? `Encounter ${encounterId}` : 'This visit'}
+        </h2>
+        <p className="muted" data-testid="visit-line">
+          {visitLine(entry)}
+        </p>
+      </header>
       <p role="status" className="results-status" data-testid="results-status" aria-busy={!results}>
         {kind === 'form' && status === 'completed' ? 'The forms are ready.' : words}
       </p>

@@ -1,0 +1,80 @@
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './support/fixtures';
+
+/**
+ * Issue 17, the workspace at an exam-room laptop's 1366×768: every step of a visit happens
+ * without scrolling. A returning clinician's Start is in view; while recording, the time and End
+ * are; after End the pane turns to that visit's note by itself, names its encounter, puts the
+ * first section in view and takes the focus, so a stray Enter starts nothing.
+ */
+test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
+
+const VIEWPORT = { width: 1366, height: 768 };
+
+/** The element is entirely inside the window, as the page stands (nothing scrolled into view). */
+async function expectInView(page: Page, locator: Locator, what: string): Promise<void> {
+  const box = await locator.boundingBox();
+  expect(box, what).not.toBeNull();
+  expect(box!.y, `${what}: top`).toBeGreaterThanOrEqual(0);
+  expect(box!.x, `${what}: left`).toBeGreaterThanOrEqual(0);
+  expect(box!.y + box!.height, `${what}: bottom`).toBeLessThanOrEqual(VIEWPORT.height);
+  expect(box!.x + box!.width, `${what}: right`).toBeLessThanOrEqual(VIEWPORT.width);
+}
+
+/** Nothing in the window has been scrolled: not the page, not the pane, not the rail. */
+async function expectNothingScrolled(page: Page): Promise<void> {
+  const scrolled = await page.evaluate(() =>
+    [document.scrollingElement, ...Array.from(document.querySelectorAll('.pane, .rail'))]
+      .filter((element) => element !== null && element.scrollTop > 0)
+      .map((element) => element!.className || element!.tagName),
+  );
+  expect(scrolled).toEqual([]);
+}
+
+test('a visit at 1366×768: Start, the running time, End and then the note are in view without scrolling; after End the focus cannot start a recording', async ({
+  scribe,
+}) => {
+  test.setTimeout(120_000);
+  const { page } = scribe;
+  await page.setViewportSize(VIEWPORT);
+  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await page.getByRole('button', { name: 'Save' }).click();
+  // A returning clinician: the app opens on the workspace.
+  await page.reload();
+  await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
+  const start = page.getByRole('button', { name: 'Start recording' });
+  await expect(start).toBeEnabled();
+  await expectInView(page, start, 'Start recording');
+  const encounterId = await page.getByLabel('Encounter ID').inputValue();
+
+  await start.click();
+  await expect(page.getByTestId('elapsed')).toHaveText(/\b0:(09|[1-5]\d)$/, { timeout: 20_000 });
+  await expectInView(page, page.getByTestId('elapsed'), 'the elapsed time');
+  const end = page.getByRole('button', { name: 'End visit' });
+  await expectInView(page, end, 'End visit');
+  await expectNothingScrolled(page);
+  await end.click();
+
+  // The pane is that visit now: its encounter in the heading, which has the focus.
+  const heading = page.getByTestId('results-heading');
+  await expect(heading).toHaveText(`Encounter ${encounterId}`);
+  await expect(heading).toBeFocused();
+  await expectInView(page, heading, 'the encounter heading');
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 60_000 });
+  const firstSection = page.locator('.note-section p').first();
+  await expect(firstSection).not.toBeEmpty();
+  await expectInView(page, firstSection, 'the first section of the note');
+  await expectNothingScrolled(page);
+
+  // A stray Enter (or Space) on what has the focus starts nothing.
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Space');
+  await page.waitForTimeout(1_000);
+  await expect(page.getByRole('button', { name: 'End visit' })).toHaveCount(0);
+  await expect(heading).toBeVisible();
+
+  // The next visit is its own action.
+  await page.getByRole('button', { name: 'New visit' }).click();
+  await expect(page.getByRole('button', { name: 'Start recording' })).toBeEnabled();
+  await expect(page.getByTestId('results-heading')).toHaveCount(0);
+});
