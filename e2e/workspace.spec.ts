@@ -78,3 +78,42 @@ test('a visit at 1366×768: Start, the running time, End and then the note are i
   await expect(page.getByRole('button', { name: 'Start recording' })).toBeEnabled();
   await expect(page.getByTestId('results-heading')).toHaveCount(0);
 });
+
+test('Sign out leaves nothing of the patient on screen or in the page: no note, no transcript, no date of birth; Start waits for a sign-in', async ({
+  scribe,
+}) => {
+  test.setTimeout(90_000);
+  const { page } = scribe;
+  await page.setViewportSize(VIEWPORT);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
+  await page.getByLabel('Date of birth').fill('1961-04-09');
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  await expect(page.getByTestId('elapsed')).toHaveText(/\b0:(09|[1-5]\d)$/, { timeout: 20_000 });
+  await page.getByRole('button', { name: 'End visit' }).click();
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 60_000 });
+  const noteText = (await page.locator('.note-section p').first().textContent())!.trim();
+  const transcriptLine = (await page.getByTestId('transcript').getByRole('listitem').first().textContent())!;
+  expect(noteText.length).toBeGreaterThan(10);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByTestId('results-heading')).toHaveCount(0);
+  // Nowhere in the page: not shown, not hidden, not in a field.
+  const everything = await page.evaluate(() => {
+    const values = Array.from(document.querySelectorAll('input, textarea, select')).map(
+      (field) => (field as HTMLInputElement).value,
+    );
+    return `${document.documentElement.outerHTML}\n${values.join('\n')}`;
+  });
+  expect(everything).not.toContain(noteText);
+  expect(everything).not.toContain(transcriptLine.replace(/^\d+:\d+\s*/, '').trim());
+  expect(everything).not.toContain('1961-04-09');
+  // History keeps the visit as times, encounter and state.
+  await expect(page.getByTestId('history')).toContainText('Note ready');
+
+  const start = page.getByRole('button', { name: 'Start recording' });
+  await expect(start).toBeDisabled();
+  await expect(page.getByTestId('start-signed-out')).toHaveText('Sign in to record');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(start).toBeEnabled();
+});

@@ -9,6 +9,7 @@ import {
   type secretsStatusSchema,
 } from '../../shared/contract';
 import { describeProblems } from '../../shared/validation';
+import { RECORDING_STATES } from './recording-states';
 import type { AppState } from './app-store';
 
 export type SecretsStatus = z.infer<typeof secretsStatusSchema>;
@@ -90,7 +91,15 @@ export const createAuthSlice =
       },
       signIn: () => authVerb('auth.signIn'),
       cancelSignIn: () => authVerb('auth.cancelSignIn'),
-      signOut: () => authVerb('auth.signOut'),
+      async signOut() {
+        await authVerb('auth.signOut');
+        // A shared exam-room laptop: once nobody is signed in, no note, transcript or patient
+        // detail stays on screen or in this window's memory (History keeps times, encounters
+        // and states only). A visit still recording keeps its own screen.
+        if (get().auth?.signedIn || RECORDING_STATES.has(get().recorder?.state ?? 'idle')) return;
+        get().clearResults();
+        get().nextVisit();
+      },
       checkPartnerToken(token) {
         if (token === '') {
           // Nothing typed: nothing to store, and any earlier complaint about the field is over.

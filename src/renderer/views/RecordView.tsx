@@ -47,6 +47,8 @@ export function RecordView() {
   // Whole seconds, so the view redraws once a second rather than with every report.
   const elapsedS = useAppStore((s) => Math.floor((s.recorder?.elapsedMs ?? 0) / 1_000));
   const encounterId = useAppStore((s) => s.recorder?.encounterId);
+  // Nobody signed in, nothing can be sent: Start says so, with the way to sign in beside it.
+  const signedOut = useAppStore((s) => s.auth !== null && !s.auth.signedIn && !s.auth.signingIn);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const recording = RECORDING_STATES.has(state);
   useRecordingTitle(recording ? (state === 'paused' ? 'Paused' : 'Recording') : undefined);
@@ -169,6 +171,16 @@ export function RecordView() {
                 Cancel…
               </button>
             )}
+          </>
+        ) : signedOut ? (
+          <>
+            {/* The way to sign in is the rail's Sign in, beside this. */}
+            <button type="button" disabled aria-describedby={`${headingId}-signed-out`}>
+              Start recording
+            </button>
+            <span id={`${headingId}-signed-out`} className="muted" data-testid="start-signed-out">
+              Sign in to record
+            </span>
           </>
         ) : (
           <button type="button" onClick={() => void start()}>
