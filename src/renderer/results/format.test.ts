@@ -17,15 +17,15 @@ describe('results formatting', () => {
     expect(formatOffset(at(0, 75, 0))).toBe('1:15:00');
   });
 
-  it('copies a section as its title and content, and the note as sections with blank lines between', () => {
+  it('copies a section as its content alone, and the note as titled sections with blank lines between', () => {
     const sections = [
       { title: 'Chief complaint', content: ' Chest pain on stairs.\n' },
       { title: 'Plan', content: 'EKG and blood work.' },
     ];
-    expect(sectionText(sections[0]!)).toBe('Chief complaint\nChest pain on stairs.');
+    expect(sectionText(sections[0]!)).toBe('Chest pain on stairs.');
     expect(noteText(sections)).toBe('Chief complaint\nChest pain on stairs.\n\nPlan\nEKG and blood work.');
     // The service may send a standard section by its code: it is shown and copied by its name.
-    expect(sectionText({ title: 'HISTORY_OF_PRESENT_ILLNESS', content: 'Two days.' })).toBe(
+    expect(noteText([{ title: 'HISTORY_OF_PRESENT_ILLNESS', content: 'Two days.' }])).toBe(
       'History of present illness\nTwo days.',
     );
   });

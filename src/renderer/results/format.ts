@@ -22,12 +22,15 @@ export function sectionTitle(section: SummarySection): string {
   return TITLES.get(section.title) ?? section.title;
 }
 
-/** A note section as plain text for an EHR field: the title, then the content. */
+/**
+ * A note section as plain text for its EHR field: the content alone (the field already has the
+ * section's label, so a heading pasted in front of it would be a second one).
+ */
 export function sectionText(section: SummarySection): string {
-  return `${sectionTitle(section)}\n${section.content.trim()}`;
+  return section.content.trim();
 }
 
-/** The whole note as plain text, sections separated by a blank line. */
+/** The whole note as plain text, for one free-text field: each title, then its content, a blank line between. */
 export function noteText(sections: readonly SummarySection[]): string {
-  return sections.map(sectionText).join('\n\n');
+  return sections.map((section) => `${sectionTitle(section)}\n${sectionText(section)}`).join('\n\n');
 }

@@ -51,7 +51,10 @@ export function RecordView() {
   const signedOut = useAppStore((s) => s.auth !== null && !s.auth.signedIn && !s.auth.signingIn);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const recording = RECORDING_STATES.has(state);
-  useRecordingTitle(recording ? (state === 'paused' ? 'Paused' : 'Recording') : undefined);
+  // The state and the time, in the taskbar too: "● Recording 4:12 — Ambient Scribe".
+  useRecordingTitle(
+    recording ? `${state === 'paused' ? 'Paused' : 'Recording'} ${formatClock(elapsedS)}` : undefined,
+  );
   useShortcut(SHORTCUTS.pauseResume, recording, () => void (state === 'paused' ? resume() : pause()));
   useShortcut(SHORTCUTS.end, recording, () => void end());
 
