@@ -11,6 +11,9 @@ test('the first screen shows app info read over the contract, and main’s heart
   });
 
   const modeWords = scribe.target === 'browser' ? 'browser mode' : 'desktop app';
+  // Diagnostics are folded under About in the status bar.
+  await expect(page.getByTestId('app-info')).toBeHidden();
+  await page.getByText('About', { exact: true }).click();
   await expect(page.getByTestId('app-info')).toHaveText(`Ambient Scribe ${version} · ${modeWords}`);
   await expect(page.getByTestId('data-directory')).toContainText(scribe.dataDir);
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');

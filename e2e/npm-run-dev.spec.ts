@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,7 +65,12 @@ test('the dev renderer (Vite, hot reload) loads in Chromium: the first screen, H
     expect(csp.consoleMessages).toEqual([]);
   } finally {
     await browser.close();
-    if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGTERM');
-    await rm(dataDir, { recursive: true, force: true });
+    if (child.pid && child.exitCode === null) {
+      const exited = once(child, 'exit');
+      process.kill(-child.pid, 'SIGTERM');
+      await exited;
+    }
+    // Browser mode writes its last log line as it stops (seen once as ENOTEMPTY): rm tries again.
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 });

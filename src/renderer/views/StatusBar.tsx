@@ -15,17 +15,21 @@ export function StatusBar() {
 
   return (
     <footer className="status-bar">
-      <span data-testid="app-info">
-        {info
-          ? `${info.name} ${info.version} · ${info.mode === 'electron' ? 'desktop app' : 'browser mode'}`
-          : (infoError ?? 'Loading…')}
-      </span>
       <span data-testid="link-state" data-link={link} role="status">
         {LINK_WORDS[link]}
       </span>
-      {/* Not a live region: a screen reader should not announce every beat. */}
-      {link === 'connected' && beat !== undefined && <span data-testid="heartbeat">heartbeat {beat}</span>}
-      {info && <span data-testid="data-directory">App data: {info.dataDirectory}</span>}
+      {/* Diagnostics are for IT and support, folded away from the clinician (issue 17). */}
+      <details className="about">
+        <summary>About</summary>
+        <span data-testid="app-info">
+          {info
+            ? `${info.name} ${info.version} · ${info.mode === 'electron' ? 'desktop app' : 'browser mode'}`
+            : (infoError ?? 'Loading…')}
+        </span>
+        {/* Not a live region: a screen reader should not announce every beat. */}
+        {link === 'connected' && beat !== undefined && <span data-testid="heartbeat">heartbeat {beat}</span>}
+        {info && <span data-testid="data-directory">App data: {info.dataDirectory}</span>}
+      </details>
     </footer>
   );
 }
