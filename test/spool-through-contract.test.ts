@@ -77,6 +77,22 @@ async function startVisit(
 }
 
 /** What the sandbox received for a session: byte count and SHA-256 of the PCM. */
+/**
+ * 3.5 s of a visit (0.5 s of silence, then speech) to the service at `url`; once the service has
+ * read all of it (its pongs said so), the app stops without End, as after a crash.
+ */
+async function recordUntilServiceHasAll(url: string): Promise<{ sessionId: string; dataDir: string }> {
+  const visit = await startVisit({ serviceUrl: url });
+  play(`${'.'.repeat(5)}${'S'.repeat(30)}`);
+  for (let i = 0; (await serviceCopyAt(url, visit.sessionId)).received_bytes < 35 * 3_200; i++) {
+    if (i > 500) throw new Error('the service never got the audio');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  await core.stop();
+  return visit;
+}
+
 async function serviceCopyAt(url: string, sessionId: string) {
   return (await (await fetch(`${url}/__sandbox/sessions/${sessionId}`)).json()) as {
     pcm_sha256: string;
@@ -205,15 +221,7 @@ describe('the spool behind a visit', () => {
   it('against a service without ACK, the next run resumes where the service was known to be, not from the start', async () => {
     const plain = await startSandbox({ asr: 'energy', minSpeechMs: 500, ack: false });
     try {
-      const { sessionId, dataDir } = await startVisit({ serviceUrl: plain.url });
-      play(`${'.'.repeat(5)}${'S'.repeat(30)}`);
-      // The service has read it all (its pongs said so), then the app stops without End.
-      for (let i = 0; (await serviceCopyAt(plain.url, sessionId)).received_bytes < 35 * 3_200; i++) {
-        if (i > 500) throw new Error('the service never got the audio');
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      await new Promise((r) => setTimeout(r, 200));
-      await core.stop();
+      const { sessionId, dataDir } = await recordUntilServiceHasAll(plain.url);
 
       await startCore(dataDir);
       await call('history.finish', { sessionId });
@@ -235,14 +243,7 @@ describe('the spool behind a visit', () => {
   it('against a service without ACK, a rebuilt manifest knows no acknowledged offset: the visit is sent again from its start, and finishes with nothing lost', async () => {
     const plain = await startSandbox({ asr: 'energy', minSpeechMs: 500, ack: false });
     try {
-      const { sessionId, dataDir } = await startVisit({ serviceUrl: plain.url });
-      play(`${'.'.repeat(5)}${'S'.repeat(30)}`);
-      for (let i = 0; (await serviceCopyAt(plain.url, sessionId)).received_bytes < 35 * 3_200; i++) {
-        if (i > 500) throw new Error('the service never got the audio');
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      await new Promise((r) => setTimeout(r, 200));
-      await core.stop();
+      const { sessionId, dataDir } = await recordUntilServiceHasAll(plain.url);
       const manifestPath = join(dataDir, 'spool', sessionId, 'manifest.json');
       writeFileSync(manifestPath, readFileSync(manifestPath).subarray(0, 20));
 

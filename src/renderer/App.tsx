@@ -66,21 +66,26 @@ export function App() {
  * was opened from the rail) until New visit; otherwise the next visit, ready to start.
  */
 function VisitPane() {
-  const recording = useAppStore((s) => RECORDING_STATES.has(s.recorder?.state ?? 'idle'));
-  const noteOpen = useAppStore((s) => s.endedAt !== null || s.resultsFor !== null);
-  return !recording && noteOpen ? <ResultsView /> : <RecordView />;
+  return usePaneShowsNote() ? <ResultsView /> : <RecordView />;
+}
+
+/** The pane shows a visit's note: one ended or was opened from the rail, and none records now. */
+function usePaneShowsNote(): boolean {
+  return useAppStore(
+    (s) =>
+      !RECORDING_STATES.has(s.recorder?.state ?? 'idle') && (s.endedAt !== null || s.resultsFor !== null),
+  );
 }
 
 /** Leaves the note on screen for the next visit's form; never while a visit records. */
 function NewVisitButton() {
-  const recording = useAppStore((s) => RECORDING_STATES.has(s.recorder?.state ?? 'idle'));
-  const noteOpen = useAppStore((s) => s.endedAt !== null || s.resultsFor !== null);
+  const showsNote = usePaneShowsNote();
   const clearResults = useAppStore((s) => s.clearResults);
   return (
     <button
       type="button"
       className="new-visit"
-      disabled={recording || !noteOpen}
+      disabled={!showsNote}
       onClick={clearResults}
       data-testid="new-visit"
     >
