@@ -1,6 +1,7 @@
 import { decodeAudioChunk, type AudioChunk } from '../src/shared/contract/audio-chunk';
 import { alignSource, chunkLevels, median, pearson, readConversation } from './support/audio-analysis';
 import { expect, test } from './support/fixtures';
+import { tryTheDemo } from './support/workspace';
 
 /**
  * The microphone, end to end, in the real app: Chromium's fake capture device plays the committed
@@ -44,8 +45,8 @@ test('the app turns the microphone into 100 ms 16 kHz chunks whose speech flags 
   );
   await page.reload();
 
-  // First run with the defaults (the built-in demo service), then record.
-  await page.getByRole('button', { name: 'Save' }).click();
+  // First run with the built-in demo service, then record.
+  await tryTheDemo(page);
   await page.getByRole('button', { name: 'Start recording' }).click();
   await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
   await expect(page.getByTestId('microphone-name')).toContainText('Microphone:');
@@ -158,7 +159,7 @@ test('the app turns the microphone into 100 ms 16 kHz chunks whose speech flags 
 
 test('the chosen microphone is used at once and remembered across a restart', async ({ scribe }) => {
   let { page } = scribe;
-  await page.getByRole('button', { name: 'Save' }).click();
+  await tryTheDemo(page);
   await page.getByRole('button', { name: 'Start recording' }).click();
   await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
 
@@ -187,7 +188,7 @@ test('a recording can be paused, resumed and discarded, and says so in the windo
   scribe,
 }) => {
   const { page } = scribe;
-  await page.getByRole('button', { name: 'Save' }).click();
+  await tryTheDemo(page);
   await page.getByRole('button', { name: 'Start recording' }).click();
   await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
   await expect(page).toHaveTitle(/^● Recording 0:0\d — Ambient Scribe$/);
@@ -217,7 +218,7 @@ test('a recording can be paused, resumed and discarded, and says so in the windo
     'Nothing of it will be kept',
   );
   await page.getByRole('button', { name: 'Discard' }).click();
-  await expect(page.getByTestId('recorder-state')).toHaveText('Recording cancelled');
+  await expect(page.getByTestId('recorder-state')).toHaveText('Visit discarded');
   await expect(page).toHaveTitle('Ambient Scribe');
   await expect(page.getByRole('button', { name: 'Start recording' })).toBeEnabled();
 });

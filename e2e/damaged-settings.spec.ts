@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expectAccessible } from './support/axe';
 import { expect, test, type Target } from './support/fixtures';
+import { tryTheDemo } from './support/workspace';
 
 /**
  * A settings file cut short (a power cut mid-write, a full disk) before the app starts: the app
@@ -31,7 +32,7 @@ test('a truncated settings file: the app starts from defaults, says so, keeps th
 
   // It started (the first-run screen, since the settings are the defaults) and says what happened.
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
-  await expect(page.getByRole('heading', { name: 'Set up the documentation service' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome to Ambient Scribe' })).toBeVisible();
   const notice = page.getByTestId('startup-notice');
   await expect(notice).toContainText(
     'Your settings file was damaged and was set aside; the app started with default settings.',
@@ -53,7 +54,7 @@ test('a truncated settings file: the app starts from defaults, says so, keeps th
   await expectAccessible(page, 'setup with the damaged-settings notice');
 
   // The next visit works: the built-in demo service, a short recording, End, the note.
-  await page.getByRole('button', { name: 'Save' }).click();
+  await tryTheDemo(page);
   await page.getByRole('button', { name: 'Start recording' }).click();
   await expect(page.getByTestId('elapsed')).toHaveText(/^\s*0:1[6-9]$/, { timeout: 40_000 });
   await page.getByRole('button', { name: 'End visit' }).click();

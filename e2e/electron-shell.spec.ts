@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
+import { tryTheDemo } from './support/workspace';
 
 /**
  * The desktop shell itself (src/main/index.ts and the files beside it), on a machine with the
@@ -102,7 +103,7 @@ test('quitting mid-recording stops the core first: the next start finds the visi
   test.setTimeout(150_000);
   const electron = scribe.electron!;
   let { page } = scribe;
-  await page.getByRole('button', { name: 'Save' }).click();
+  await tryTheDemo(page);
   await page.getByLabel('Encounter ID').fill('quitvisit1');
   await page.getByRole('button', { name: 'Start recording' }).click();
   await expect(page.getByTestId('elapsed')).toHaveText('0:12', { timeout: 30_000 });

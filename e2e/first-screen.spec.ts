@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from './support/fixtures';
+import { openSettings, saveAndGoBack } from './support/workspace';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
@@ -17,7 +18,7 @@ test('the first screen shows app info read over the contract, and main’s heart
   await expect(page.getByTestId('app-info')).toHaveText(`Ambient Scribe ${version} · ${modeWords}`);
   await expect(page.getByTestId('data-directory')).toContainText(scribe.dataDir);
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
-  await expect(page.getByRole('heading', { name: 'Set up the documentation service' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Welcome to Ambient Scribe' })).toBeVisible();
   await expect(page.getByRole('note')).toContainText('Demo mode');
 
   // Events flow from main: the heartbeat number moves on.
@@ -29,34 +30,56 @@ test('the first screen shows app info read over the contract, and main’s heart
   expect(problems).toEqual([]);
 });
 
-test('a setting changed in the UI survives a restart of the app', async ({ scribe }) => {
+test('the organisation’s door names every missing or malformed field at once; its settings and the clinician’s survive a restart', async ({
+  scribe,
+}) => {
   let page = scribe.page;
-  await page.getByLabel('A documentation service at this address').check();
+  await page.getByRole('button', { name: 'Connect to your organisation’s service' }).click();
+  await expect(page.getByRole('heading', { name: 'Connect to your organisation’s service' })).toBeVisible();
+  // The demo is the other door: this form is for a real service only.
+  await expect(page.getByLabel('Built-in sandbox (demo, no account)')).toHaveCount(0);
   await page.getByLabel('Service URL').fill('http://scribe.example.org');
+  await page.getByLabel('Sign-in model').selectOption('single_auth_token');
   await page.getByRole('button', { name: 'Save' }).click();
+  // All at once: the malformed address and everything missing, each on its field.
   await expect(page.getByText(/^Service URL must be a full https:\/\/ address/)).toBeVisible();
-  await expect(page.getByLabel('Service URL')).toHaveAttribute('aria-invalid', 'true');
+  await expect(
+    page.getByText('Partner ID is needed: the ID the service issued at onboarding.'),
+  ).toBeVisible();
+  await expect(page.getByText('Partner token is needed: the partner token from onboarding.')).toBeVisible();
+  await expect(
+    page.getByText('Provider ID is needed: your ID in the partner’s system, as agreed at onboarding.'),
+  ).toBeVisible();
+  for (const field of ['Service URL', 'Partner ID', 'Partner token', 'Provider ID'])
+    await expect(page.getByLabel(field, { exact: true })).toHaveAttribute('aria-invalid', 'true');
 
   await page.getByLabel('Service URL').fill('https://scribe.example.org');
   await page.getByLabel('Partner ID').fill('clinic7');
-  await page.getByLabel('Sign-in model').selectOption('single_auth_token');
+  await page.getByLabel('Partner token').fill('partner-token-of-clinic-seven');
+  await page.getByLabel('Provider ID').fill('dr-seven');
+  await page.getByRole('button', { name: 'Save' }).click();
+  // First run done: the app goes to the visit screen. Not the demo any more: the badge goes.
+  await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
+  await expect(page.getByRole('note')).toHaveCount(0);
+  // The clinician's own settings are their own page.
+  await openSettings(page, 'Recording and display');
+  await expect(page.getByLabel('Service URL')).toHaveCount(0);
   // The microphone's processing is off by default (the service wants the room as it is).
   await expect(page.getByLabel('Echo cancellation')).not.toBeChecked();
   await page.getByLabel('Noise suppression').check();
-  await page.getByRole('button', { name: 'Save' }).click();
-  // First run done: the app goes to the visit screen. Not the demo any more: the banner goes.
-  await expect(page.getByRole('heading', { name: 'Visit' })).toBeVisible();
-  await expect(page.getByRole('note')).toHaveCount(0);
+  await saveAndGoBack(page);
 
   page = await scribe.restart();
 
-  // A returning clinician lands on the visit screen; the settings are one click away.
+  // A returning clinician lands on the visit screen; the settings are in the menu.
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
-  await expect(page.getByRole('heading', { name: 'Visit' })).toBeVisible();
-  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
+  await openSettings(page, 'Service (for IT)');
   await expect(page.getByLabel('Service URL')).toHaveValue('https://scribe.example.org');
   await expect(page.getByLabel('Partner ID')).toHaveValue('clinic7');
   await expect(page.getByLabel('Sign-in model')).toHaveValue('single_auth_token');
+  await expect(page.getByLabel('Noise suppression')).toHaveCount(0);
+  await openSettings(page, 'Recording and display');
   await expect(page.getByLabel('Noise suppression')).toBeChecked();
   await expect(page.getByLabel('Echo cancellation')).not.toBeChecked();
 });

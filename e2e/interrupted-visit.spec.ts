@@ -1,5 +1,6 @@
 import { contiguousFromZero } from './support/captured-audio';
 import { expect, startVisit, test, useExternalService } from './support/external-service';
+import { tryTheDemo } from './support/workspace';
 
 /**
  * Issue 7's fault 4, from the clinician's side: the app is killed (SIGKILL) mid-recording and
@@ -14,7 +15,7 @@ test('a visit survives the app being killed mid-recording: Finish in History mak
 }) => {
   test.setTimeout(150_000);
   let { page } = scribe;
-  await page.getByRole('button', { name: 'Save' }).click();
+  await tryTheDemo(page);
   await page.getByLabel('Encounter ID').fill('bed7visit1');
   await page.getByRole('button', { name: 'Start recording' }).click();
   await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);

@@ -1,5 +1,6 @@
 import { expectAccessible } from './support/axe';
 import { expect, test } from './support/fixtures';
+import { tryTheDemo } from './support/workspace';
 
 /** The mic check before a visit, with Chromium's fake microphone playing the conversation. */
 test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
@@ -14,7 +15,7 @@ test('the microphone can be checked before the visit, and nothing is recorded', 
     }),
   );
   await page.reload();
-  await page.getByRole('button', { name: 'Save' }).click();
+  await tryTheDemo(page);
   await page.getByRole('button', { name: 'Check the microphone' }).click();
   await expect(page.getByTestId('mic-check-device')).toContainText('Listening to');
   // The fake microphone plays the conversation: the meter moves off the floor.

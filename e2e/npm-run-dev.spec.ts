@@ -48,7 +48,7 @@ test('the dev renderer (Vite, hot reload) loads in Chromium: the first screen, H
     page.on('console', (message) => consoleLines.push(message.text()));
     await page.goto(launchUrl);
 
-    await expect(page.getByRole('heading', { name: 'Set up the documentation service' })).toBeVisible({
+    await expect(page.getByRole('heading', { name: 'Welcome to Ambient Scribe' })).toBeVisible({
       timeout: 30_000,
     });
     // Served by Vite's dev server: modules from source, Vite's client in the page.

@@ -1,4 +1,5 @@
 import { expect, test } from './support/fixtures';
+import { tryTheDemo } from './support/workspace';
 
 /**
  * The results screen in the real app: a visit recorded from the committed conversation through the
@@ -12,7 +13,7 @@ test('after End: a timeline with the wait, then the note whose sections light th
 }) => {
   test.setTimeout(120_000);
   const { page } = scribe;
-  await page.getByRole('button', { name: 'Save' }).click();
+  await tryTheDemo(page);
   await page.getByRole('button', { name: 'Start recording' }).click();
   // The first five turns (about 16 s of the conversation) make a note with several sections.
   await expect(page.getByTestId('elapsed')).toHaveText(/^\s*0:1[6-9]$/, { timeout: 40_000 });

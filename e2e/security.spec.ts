@@ -4,6 +4,7 @@ import { VERB_NAMES } from '../src/shared/contract/names';
 import { watchCsp } from './support/csp-watch';
 import { expect, test, type ScribeApp } from './support/fixtures';
 import { tokenLikeIn, watchSocketFrames, whatThePageKeeps } from './support/token-search';
+import { tryTheDemo, tryTheDemoAsStandardPartner } from './support/workspace';
 
 /**
  * What an auditor checks from the outside of the renderer: it exposes nothing but the contract's
@@ -27,8 +28,8 @@ const LIBRARY_GLOBALS = ['__zod_globalConfig', '__zod_globalRegistry'];
  */
 async function firstRunAndShortVisit(page: Page): Promise<void> {
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
-  // First run with the defaults: the built-in demo service, as its bearer partner.
-  await page.getByRole('button', { name: 'Save' }).click();
+  // First run: the built-in demo service, as its bearer partner.
+  await tryTheDemo(page);
   await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
   await page.getByRole('button', { name: 'Start recording' }).click();
   await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
@@ -136,8 +137,7 @@ test('standard partner: after the sign-in at the identity provider, no token rea
   const frames = watchSocketFrames(page);
   await page.reload();
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
-  await page.getByLabel('Sign-in model').selectOption('standard');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await tryTheDemoAsStandardPartner(page);
   const popup = page.context().waitForEvent('page');
   await page.getByRole('button', { name: 'Sign in' }).click();
   const idp = await popup;
@@ -200,7 +200,7 @@ test('no CSP violation while the app loads, checks the microphone and records wi
   const csp = await watchCsp(page);
   await page.reload();
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await tryTheDemo(page);
 
   await page.getByRole('button', { name: 'Check the microphone' }).click();
   await expect(page.getByTestId('mic-check-device')).toContainText('Listening to');

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { chooseFromMenu, openSettings, saveAndGoBack, tryTheDemo } from './support/workspace';
 
 /**
  * Sign-in from the first run, in browser mode: the built-in sandbox's standard partner signs in
@@ -31,19 +32,26 @@ test('standard partner: Sign in opens the sign-in page in a new tab, Cancel stop
   const { page } = scribe;
   const console = collectConsole(page);
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
-  await expect(page.getByRole('heading', { name: 'Set up the documentation service' })).toBeVisible();
+  await tryTheDemo(page);
+  await openSettings(page, 'Service (for IT)');
   await expect(page.getByLabel('Built-in sandbox (demo, no account)')).toBeChecked();
   await page.getByLabel('Sign-in model').selectOption('standard');
   // The sandbox brings its own identity provider: no issuer to enter, and no partner token.
   await expect(page.getByLabel('Identity provider (issuer) URL')).toHaveCount(0);
   await expect(page.getByLabel('Partner token')).toHaveCount(0);
-  await page.getByLabel('Theme').selectOption('light');
   await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('save-state')).toHaveText('Saved.');
+  await openSettings(page, 'Recording and display');
+  await page.getByLabel('Theme').selectOption('light');
+  await saveAndGoBack(page);
 
-  await expect(page.getByRole('heading', { name: 'Visit' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light');
   const state = page.getByTestId('sign-in-state');
   await expect(state).toHaveText('Not signed in');
+  // Nobody signed in: Start says why, with Sign in beside it.
+  await expect(page.getByRole('button', { name: 'Start recording' })).toBeDisabled();
+  await expect(page.getByTestId('start-signed-out')).toHaveText('Sign in to record');
 
   // First try: the page opens, and the clinician thinks better of it.
   let popup = page.context().waitForEvent('page');
@@ -67,12 +75,12 @@ test('standard partner: Sign in opens the sign-in page in a new tab, Cancel stop
 
   await expect(state).toContainText(/^Signed in as dr-e2e · valid until \d{1,2}:\d{2}/);
   await expect(page.getByTestId('sign-in-problem')).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Start recording' })).toBeEnabled();
   await expectNoTokenInPage(page, console);
   await page.bringToFront();
   await page.screenshot({ path: 'e2e/artifacts/sign-in-browser.png', fullPage: true });
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await chooseFromMenu(page, 'Sign out');
   await expect(state).toHaveText('Not signed in');
 });
 
@@ -82,15 +90,12 @@ test('bearer partner of the built-in sandbox: Save, and it is signed in with not
   const { page } = scribe;
   const console = collectConsole(page);
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
-  await expect(page.getByLabel('Sign-in model')).toHaveValue('bearer');
-  await expect(page.getByLabel('Partner token')).toHaveCount(0);
-  await page.getByRole('button', { name: 'Save' }).click();
-
-  await expect(page.getByRole('heading', { name: 'Visit' })).toBeVisible();
+  await tryTheDemo(page);
   await expect(page.getByTestId('sign-in-state')).toContainText(
     /^Signed in as demo-clinician · valid until \d{1,2}:\d{2}/,
   );
-  await expect(page.getByTestId('sign-in')).toContainText('no account or token is needed');
+  // The badge says what the demo is, and that it signs in by itself.
+  await expect(page.getByRole('note')).toContainText('signs you in by itself');
   await expectNoTokenInPage(page, console);
 });
 
@@ -99,7 +104,7 @@ test('a real service with a bearer partner: the partner token is typed once, the
 }) => {
   const { page } = scribe;
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
-  await page.getByLabel('A documentation service at this address').check();
+  await page.getByRole('button', { name: 'Connect to your organisation’s service' }).click();
   // Nothing listens there: the service cannot be reached.
   await page.getByLabel('Service URL').fill('https://127.0.0.1:9');
   await page.getByLabel('Partner ID').fill('clinic9');
@@ -112,19 +117,24 @@ test('a real service with a bearer partner: the partner token is typed once, the
   await expect(token).toHaveAttribute('aria-invalid', 'true');
 
   await token.fill('partner-token-of-clinic-nine');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
+  // The sign-in says the service cannot be reached, with what to do; Start says to sign in.
+  await expect(page.getByTestId('sign-in-problem')).toContainText('Check the network', { timeout: 30_000 });
+  await expect(page.getByRole('button', { name: 'Start recording' })).toBeDisabled();
+
+  await openSettings(page, 'Recording and display');
   await page.getByLabel('Auto-pause after (seconds without speech)').fill('30');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Auto-pause delay must be between 2 and 20 seconds.')).toBeVisible();
-
   await page.getByLabel('Auto-pause after (seconds without speech)').fill('6');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('heading', { name: 'Visit' })).toBeVisible();
-  // The sign-in says the service cannot be reached, with what to do.
-  await expect(page.getByTestId('sign-in-problem')).toContainText('Check the network', { timeout: 30_000 });
+  await expect(page.getByTestId('save-state')).toHaveText('Saved.');
 
-  await page.getByRole('button', { name: 'Settings' }).click();
+  await openSettings(page, 'Service (for IT)');
   await expect(page.getByLabel('Partner token')).toHaveValue('');
   await expect(page.getByText('Stored — enter a new one to replace it.')).toBeVisible();
+  await openSettings(page, 'Recording and display');
   await expect(page.getByLabel('Auto-pause after (seconds without speech)')).toHaveValue('6');
   expect(await page.content()).not.toContain('partner-token-of-clinic-nine');
   await page.screenshot({ path: 'e2e/artifacts/settings-browser.png', fullPage: true });

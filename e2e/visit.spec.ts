@@ -1,14 +1,15 @@
 import { readConversation } from './support/audio-analysis';
 import { expectAccessible } from './support/axe';
 import { expect, test } from './support/fixtures';
+import { tryTheDemo } from './support/workspace';
 
 /**
  * The path a clinician takes on the first day, in the real app with Chromium's fake microphone
- * playing the committed conversation: first run with the built-in demo service as a standard
- * partner, sign-in at its identity provider, the visit's details with a form, the recording
- * (auto-pause in the long silence, back at speech), End by keyboard, then the note, the transcript
- * and the filled form, and a section copied for the EHR. (A bearer partner signs in on Save:
- * e2e/sign-in.spec.ts.)
+ * playing the committed conversation: the first run's one click (Try the demo, which signs in by
+ * itself), the visit's details with a date of birth as people type it and a form, the recording
+ * (auto-pause in the long silence, back at speech), End by keyboard, then the note with its
+ * patient, the transcript and the filled form, and a section copied for the EHR. (A standard
+ * partner's sign-in at its identity provider: e2e/sign-in.spec.ts.)
  */
 const WAV = 'e2e/fixtures/conversation.wav';
 const conversation = readConversation(WAV, 'e2e/fixtures/conversation.turns.json');
@@ -17,22 +18,10 @@ test.use({ fakeMicrophone: WAV });
 
 test('from first launch to a note with a filled form, without reading anything', async ({ scribe }) => {
   test.setTimeout(180_000);
-  test.skip(scribe.target !== 'browser', 'in Electron the sign-in page opens in the system browser');
   const { page } = scribe;
-  await page.getByLabel('Sign-in model').selectOption('standard');
-  await page.getByRole('button', { name: 'Save' }).click();
-
-  // Sign in at the demo service's identity provider, in the tab the app opens.
-  const popup = page.context().waitForEvent('page');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  const idp = await popup;
-  await idp.getByLabel('Username').fill('dr-first-day');
-  await idp.getByLabel('Display name').fill('Dr First Day');
-  await idp.getByRole('button', { name: 'Sign in' }).click();
-  await expect(idp.getByRole('heading', { name: 'Sign-in complete' })).toBeVisible();
-  await idp.close();
-  await page.bringToFront();
-  await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-first-day');
+  // One click: the demo signs in by itself.
+  await tryTheDemo(page);
+  await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
 
   // The visit's details: the encounter id is checked as it is typed.
   const encounterId = page.getByLabel('Encounter ID');
@@ -42,7 +31,9 @@ test('from first launch to a note with a filled form, without reading anything',
   await expect(encounterId).toHaveAttribute('aria-invalid', 'true');
   await encounterId.fill('bed12visit3');
   await expect(encounterId).toHaveAttribute('aria-invalid', 'false');
-  await page.getByLabel('Date of birth').fill('1961-04-09');
+  // Typed as people write it; shown in words as understood before the visit starts.
+  await page.getByLabel('Date of birth').fill('9 Apr 1961');
+  await expect(page.getByText(/^Understood as (9 April 1961|April 9, 1961)$/)).toBeVisible();
   await page.getByLabel('Sex').selectOption({ label: 'Female' });
   await page.getByText('Note and forms').click();
   await page.getByRole('checkbox', { name: 'Plan', exact: true }).check();
@@ -57,6 +48,9 @@ test('from first launch to a note with a filled form, without reading anything',
   const state = page.getByTestId('recorder-state');
   await expect(state).toHaveText(/^Recording/);
   await expect(page.getByTestId('encounter-id')).toHaveText('Encounter bed12visit3');
+  await expect(page.getByTestId('recording-patient')).toHaveText(
+    /^Female · \d+ years · born (9 April 1961|April 9, 1961)$/,
+  );
 
   // The 8 s silence in the middle: the app pauses the service while nobody speaks, says so, and
   // goes back to recording when the next turn starts.
@@ -96,13 +90,17 @@ test('from first launch to a note with a filled form, without reading anything',
   await expect(vitals.getByRole('row', { name: /Heart rate/ })).toContainText('72');
   // The note says which visit it belongs to.
   await expect(page.getByTestId('results-heading')).toHaveText('Encounter bed12visit3');
+  await expect(page.getByTestId('note-patient')).toHaveText(/^Female · \d+ years · born /);
   await page.screenshot({ path: `e2e/artifacts/visit-results-${scribe.target}.png`, fullPage: true });
   await expectAccessible(page, 'results');
 
   // Copy puts the section's plain text on the clipboard, ready for the EHR field.
   await page
     .context()
-    .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: scribe.host!.origin });
+    .grantPermissions(
+      ['clipboard-read', 'clipboard-write'],
+      scribe.host ? { origin: scribe.host.origin } : {},
+    );
   const plan = page
     .locator('.note-section')
     .filter({ has: page.getByRole('heading', { name: 'Plan', exact: true }) });

@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { chooseFromMenu, tryTheDemo } from './support/workspace';
 
 /**
  * Issue 17, the workspace at an exam-room laptop's 1366×768: every step of a visit happens
@@ -38,7 +39,7 @@ test('a visit at 1366×768: Start, the running time, End and then the note are i
   const { page } = scribe;
   await page.setViewportSize(VIEWPORT);
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await tryTheDemo(page);
   // A returning clinician: the app opens on the workspace.
   await page.reload();
   await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
@@ -85,7 +86,7 @@ test('Sign out leaves nothing of the patient on screen or in the page: no note, 
   test.setTimeout(90_000);
   const { page } = scribe;
   await page.setViewportSize(VIEWPORT);
-  await page.getByRole('button', { name: 'Save' }).click();
+  await tryTheDemo(page);
   await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
   await page.getByLabel('Date of birth').fill('1961-04-09');
   await page.getByRole('button', { name: 'Start recording' }).click();
@@ -96,7 +97,7 @@ test('Sign out leaves nothing of the patient on screen or in the page: no note, 
   const transcriptLine = (await page.getByTestId('transcript').getByRole('listitem').first().textContent())!;
   expect(noteText.length).toBeGreaterThan(10);
 
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await chooseFromMenu(page, 'Sign out');
   await expect(page.getByTestId('results-heading')).toHaveCount(0);
   // Nowhere in the page: not shown, not hidden, not in a field.
   const everything = await page.evaluate(() => {

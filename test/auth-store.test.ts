@@ -147,13 +147,14 @@ describe('sign-in in the store', () => {
   });
 
   it('a service that cannot be reached: one sentence that says what to do', async () => {
+    // The token first, as the service page does: a real service's settings need it.
+    await store.getState().savePartnerToken('partner-token-of-the-clinic');
     await store.getState().saveSettings({
       service: { kind: 'url', baseUrl: 'http://127.0.0.1:9' },
       partnerId: 'clinic',
       providerId: 'dr-offline',
       firstRunComplete: true,
     });
-    await store.getState().savePartnerToken('partner-token-of-the-clinic');
     await store.getState().signIn();
     expect(store.getState().auth).toMatchObject({ signedIn: false, demo: false });
     expect(store.getState().auth?.problem).toBe(
@@ -163,7 +164,7 @@ describe('sign-in in the store', () => {
 });
 
 describe('settings the sign-in depends on', () => {
-  it('a standard partner of a real service needs its identity provider', async () => {
+  it('a standard partner of a real service needs its partner ID and identity provider, named at once', async () => {
     const saved = await store.getState().saveSettings({
       service: { kind: 'url', baseUrl: 'https://scribe.example.org' },
       authModel: 'standard',
@@ -172,9 +173,40 @@ describe('settings the sign-in depends on', () => {
     });
     expect(saved).toBe(false);
     expect(store.getState().fieldProblems).toEqual({
-      oidcIssuer: 'Identity provider (issuer) URL is needed to sign in.',
-      oidcClientId: 'Client ID at the identity provider is needed to sign in.',
+      partnerId: 'Partner ID is needed: the ID the service issued at onboarding.',
+      oidcIssuer:
+        'Identity provider (issuer) URL is needed: your organisation’s OpenID Connect issuer, from IT.',
+      oidcClientId:
+        'Client ID at the identity provider is needed: this app’s client ID at the identity provider.',
     });
+    expect(api.calls).not.toContain('settings.set');
+  });
+
+  it('a bearer partner of a real service: a malformed address and every missing field in one answer', async () => {
+    const saved = await store.getState().saveSettings({
+      service: { kind: 'url', baseUrl: 'http://scribe.example.org' },
+      authModel: 'bearer',
+      partnerId: ' ',
+      providerId: '',
+    });
+    expect(saved).toBe(false);
+    expect(Object.keys(store.getState().fieldProblems).sort()).toEqual([
+      'partnerId',
+      'partnerToken',
+      'providerId',
+      'service.baseUrl',
+    ]);
+    // A page that has the token typed (not yet stored) is not told it is missing.
+    expect(
+      store.getState().checkSettings(
+        {
+          service: { kind: 'url', baseUrl: 'https://scribe.example.org' },
+          partnerId: 'c',
+          providerId: 'p',
+        },
+        { partnerTokenTyped: true },
+      ),
+    ).toBe(true);
     expect(api.calls).not.toContain('settings.set');
   });
 

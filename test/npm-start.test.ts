@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,7 +17,8 @@ import { callOnSocket, launchKeyOf, openAsPage } from '../src/main/browser-host/
 const electronInstalled = electronRuntime().available;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'scribe-npm-start-'));
-afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// Browser mode may still be writing its log as it exits: removal retries on ENOTEMPTY (seen once).
+afterAll(() => rmSync(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
 
 describe.skipIf(electronInstalled)('npm start without Electron', () => {
   it('says in one line that Electron cannot run here, then serves the app in browser mode', async () => {
@@ -64,6 +66,7 @@ describe.skipIf(electronInstalled)('npm start without Electron', () => {
     } finally {
       // npm, the start script, the build runner and browser mode: the whole group.
       if (child.pid) process.kill(-child.pid, 'SIGTERM');
+      if (child.exitCode === null && child.signalCode === null) await once(child, 'exit');
     }
   }, 180_000);
 });

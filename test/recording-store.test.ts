@@ -55,6 +55,7 @@ function scriptedMicrophone(chunks: number, log: string[], calls: string[] = [])
       };
     },
     listInputs: async () => [{ deviceId: 'm1', label: 'Desk mic' }],
+    async ensureAccess() {},
     onDeviceChange: () => () => undefined,
     async check(settings, onLevel) {
       log.push(`check on ${settings.microphone.label || 'default'}`);
@@ -185,7 +186,23 @@ describe('recording from the store', () => {
     expect(store.getState().recordingError).toBeNull();
   });
 
-  it('says what is wrong with the microphone and discards the visit it could not record', async () => {
+  it('a microphone that is denied or missing is said once, before any visit exists: nothing at the service, no History row', async () => {
+    const api = inProcessApi(core);
+    const denied =
+      'The app is not allowed to use the microphone. Allow microphone access for Ambient Scribe in your system’s privacy settings, then try again.';
+    const store = createAppStore(api, {
+      ...scriptedMicrophone(0, []),
+      ensureAccess: () => Promise.reject(new Error(denied)),
+    });
+    await store.getState().loadSettings();
+    await store.getState().startRecording();
+    expect(store.getState().recordingError).toBe(denied);
+    expect(api.calls).toEqual(['settings.get']);
+    expect(store.getState().recorder?.state ?? 'idle').toBe('idle');
+    expect(await api.call('history.list')).toEqual({ entries: [] });
+  });
+
+  it('a microphone that fails after the visit started: says so and discards the visit it could not record', async () => {
     const api = inProcessApi(core);
     const store = createAppStore(api, {
       ...scriptedMicrophone(0, []),
@@ -242,7 +259,7 @@ describe('recording from the store', () => {
     await store.getState().startRecording();
     expect(store.getState().draftProblems).toEqual({
       encounterId: 'Encounter ID must be 1 to 255 letters and digits (A–Z, a–z, 0–9), nothing else.',
-      'context.patient_info.date_of_birth': 'Date of birth must be a real past date written YYYY-MM-DD.',
+      'context.patient_info.date_of_birth': 'Date of birth must be a real date, not in the future.',
     });
     expect(store.getState().recordingError).toMatch(/^Check the visit details: Encounter ID must/);
     expect(api.calls).toEqual(['settings.get']);

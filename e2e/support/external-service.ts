@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CapturedAudio } from './captured-audio';
 import { test as scribeTest } from './fixtures';
+import { openSettings, saveAndGoBack } from './workspace';
 import {
   startSandboxProcess,
   type SandboxProcess,
@@ -100,19 +101,21 @@ export async function useExternalService(
   serviceUrl: string,
   providerId = 'dr-faults',
 ): Promise<void> {
-  await expect(page.getByRole('heading', { name: 'Set up the documentation service' })).toBeVisible();
-  await page.getByLabel('A documentation service at this address').check();
+  await page.getByRole('button', { name: 'Connect to your organisation’s service' }).click();
   await page.getByLabel('Service URL').fill(serviceUrl);
   await page.getByLabel('Partner ID').fill(BEARER_PARTNER.id);
   await page.getByLabel('Sign-in model').selectOption('bearer');
   await page.getByLabel('Partner token').fill(BEARER_PARTNER.token);
   await page.getByLabel('Provider ID').fill(providerId);
-  await page.getByLabel('Auto-pause after (seconds without speech)').fill('20');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('heading', { name: 'Visit' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
   await expect(page.getByTestId('sign-in-state')).toContainText(`Signed in as ${providerId}`, {
     timeout: 15_000,
   });
+  // The clinician's own page: auto-pause at its longest.
+  await openSettings(page, 'Recording and display');
+  await page.getByLabel('Auto-pause after (seconds without speech)').fill('20');
+  await saveAndGoBack(page);
 }
 
 /** Starts recording a visit with this encounter id; resolves once the page says it records. */

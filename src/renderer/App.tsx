@@ -2,20 +2,20 @@ import { useEffect, useState } from 'react';
 import { applyTheme } from './settings/theme';
 import { RECORDING_STATES } from './store/recording-states';
 import { useAppStore } from './store/use-app-store';
-import { DemoBanner } from './views/DemoBanner';
 import { HistoryView } from './views/HistoryView';
 import { LaunchAddressNeeded } from './views/LaunchAddressNeeded';
-import { RecordView } from './views/RecordView';
+import { RecordView } from './views/visit/RecordView';
 import { ResultsView } from './views/ResultsView';
-import { SetupView } from './views/setup/SetupView';
-import { SignInPanel } from './views/SignInPanel';
+import { SettingsView } from './views/setup/SettingsView';
 import { StartupNotices } from './views/StartupNotices';
 import { StatusBar } from './views/StatusBar';
+import { TopBar } from './views/TopBar';
 
 /**
- * The clinician's workspace (issue 17): a compact top bar; a rail with New visit, sign-in and this
- * computer's visits; and one pane that shows one visit at a time: ready or recording, or, once a
- * visit has ended or is opened from the rail, its note. First run and Settings take the pane.
+ * The clinician's workspace (issue 17): a compact top bar (demo badge, who is signed in, a menu
+ * with Settings and Sign out); a rail with New visit and this computer's visits; and one pane
+ * that shows one visit at a time: ready or recording, or, once a visit has ended or is opened
+ * from the rail, its note. The first run (two doors) and Settings take the whole window.
  */
 export function App() {
   const firstRunComplete = useAppStore((s) => s.settings?.firstRunComplete ?? false);
@@ -27,28 +27,18 @@ export function App() {
   if (refused) return <LaunchAddressNeeded />;
   return (
     <div className="app">
-      <header className="app-header">
-        <h1>Ambient Scribe</h1>
-        <DemoBanner />
-        {firstRunComplete && (
-          <button type="button" className="link-button" onClick={() => setShowSettings(!showSettings)}>
-            {showSettings ? 'Back to the visit' : 'Settings'}
-          </button>
-        )}
-      </header>
+      <TopBar firstRunComplete={firstRunComplete} onSettings={() => setShowSettings(true)} />
       <StartupNotices />
       {setup ? (
         <main className="app-main">
           <div className="stack">
-            {firstRunComplete && <SignInPanel />}
-            <SetupView />
+            <SettingsView onDone={() => setShowSettings(false)} />
           </div>
         </main>
       ) : (
         <div className="workspace">
           <aside className="rail" aria-label="Visits">
             <NewVisitButton />
-            <SignInPanel />
             <HistoryView />
           </aside>
           <main className="pane">

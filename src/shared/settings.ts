@@ -128,21 +128,37 @@ export const settingsSchema = z.object({
 export type Settings = z.infer<typeof settingsSchema>;
 
 /**
- * What sign-in needs beyond each field's own rules: a standard partner of a real service signs in
- * at its identity provider, so the issuer and client id must be there. (The built-in sandbox uses
- * its own; the other partner models name what is missing when signing in.) Sentences by field path.
+ * What a real service needs before anyone can sign in, beyond each field's own rules, so the
+ * service page names every missing field at once (issue 17): the partner ID; for a standard
+ * partner the identity provider's issuer and client ID; for the others the partner token (typed
+ * now or stored before) and the provider ID. The built-in sandbox brings its own. Sentences by
+ * field path; `partnerToken` is the token field, which is not a setting.
  */
-export function signInSetupProblems(
-  settings: Pick<Settings, 'service' | 'authModel' | 'oidcIssuer' | 'oidcClientId'>,
+export function serviceSetupProblems(
+  settings: Pick<
+    Settings,
+    'service' | 'authModel' | 'partnerId' | 'providerId' | 'oidcIssuer' | 'oidcClientId'
+  >,
+  partnerToken: { given: boolean },
 ): Record<string, string> {
-  if (settings.service.kind !== 'url' || settings.authModel !== 'standard') return {};
+  if (settings.service.kind !== 'url') return {};
+  const missing = (field: keyof typeof SETTING_LABELS, what: string) => ({
+    [field]: `${SETTING_LABELS[field]} is needed: ${what}.`,
+  });
+  const blank = (value: unknown) => typeof value !== 'string' || value.trim() === '';
+  const standard = settings.authModel === 'standard';
   return {
-    ...(settings.oidcIssuer.trim()
-      ? {}
-      : { oidcIssuer: `${SETTING_LABELS.oidcIssuer} is needed to sign in.` }),
-    ...(settings.oidcClientId.trim()
-      ? {}
-      : { oidcClientId: `${SETTING_LABELS.oidcClientId} is needed to sign in.` }),
+    ...(blank(settings.partnerId) ? missing('partnerId', 'the ID the service issued at onboarding') : {}),
+    ...(standard && blank(settings.oidcIssuer)
+      ? missing('oidcIssuer', 'your organisation’s OpenID Connect issuer, from IT')
+      : {}),
+    ...(standard && blank(settings.oidcClientId)
+      ? missing('oidcClientId', 'this app’s client ID at the identity provider')
+      : {}),
+    ...(!standard && !partnerToken.given ? missing('partnerToken', 'the partner token from onboarding') : {}),
+    ...(!standard && blank(settings.providerId)
+      ? missing('providerId', 'your ID in the partner’s system, as agreed at onboarding')
+      : {}),
   };
 }
 
@@ -197,6 +213,7 @@ export const SETTING_LABELS: Record<string, string> = {
   'service.kind': 'Service',
   'service.baseUrl': 'Service URL',
   partnerId: 'Partner ID',
+  partnerToken: 'Partner token',
   authModel: 'Sign-in model',
   providerId: 'Provider ID',
   providerName: 'Provider name',

@@ -1,7 +1,7 @@
 import type { Settings } from '../../shared/settings';
 import type { MicrophoneAccess } from '../store/recording-slice';
 import { startCapture } from './capture-session';
-import { listInputs } from './microphone';
+import { listInputs, openMicrophone } from './microphone';
 import { checkMicrophone } from './microphone-check';
 import { loadSpeechDetector } from './vad/load-silero';
 
@@ -17,6 +17,9 @@ export function createAppMicrophones(settings: () => Settings | null): Microphon
         loadClassifier: () => loadSpeechDetector(settings()?.voiceDetection),
       }),
     listInputs,
+    async ensureAccess(choice) {
+      (await openMicrophone(choice)).track.stop();
+    },
     check: checkMicrophone,
     onDeviceChange(listener) {
       navigator.mediaDevices?.addEventListener('devicechange', listener);

@@ -1,9 +1,7 @@
 import { ENCOUNTER_LABELS, startEncounterSchema, type StartEncounter } from '../../shared/contract/encounter';
 import {
-  DATE_OF_BIRTH_RULE,
   DEFAULT_SECTIONS,
   FIELD_TYPES,
-  isPastIsoDate,
   SEXES,
   encounterIdSchema,
   formSchemaSchema,
@@ -12,6 +10,7 @@ import {
 } from '../../shared/service';
 import type { Specialty } from '../../shared/service/sections';
 import { describeProblems } from '../../shared/validation';
+import { readDateOfBirth } from './date-of-birth';
 
 /** A custom form's field as the editor holds it: options as typed, one per comma. */
 export interface CustomFieldDraft {
@@ -39,7 +38,7 @@ export interface EncounterDraft {
   encounterId: string;
   specialty: Specialty;
   sections: string[];
-  /** YYYY-MM-DD or '' (not given). */
+  /** As typed (see date-of-birth.ts for the forms it may take), or '' (not given). */
   dateOfBirth: string;
   /** '' = not given (the service then assumes UNKNOWN). */
   sex: Sex | '';
@@ -88,17 +87,6 @@ export const emptyField = (): CustomFieldDraft => ({
 export function encounterIdProblem(value: string): string | undefined {
   const checked = encounterIdSchema.safeParse(value);
   return checked.success ? undefined : `${ENCOUNTER_LABELS.encounterId} ${checked.error.issues[0]?.message}.`;
-}
-
-/**
- * The date of birth checked once it is fully typed (YYYY-MM-DD is ten characters): the rule, or
- * undefined while it is fine or still being typed.
- */
-export function dateOfBirthProblem(value: string, now: Date): string | undefined {
-  if (value.length < 10) return undefined;
-  return isPastIsoDate(value, localIsoDate(now))
-    ? undefined
-    : `${ENCOUNTER_LABELS['context.patient_info.date_of_birth']} ${DATE_OF_BIRTH_RULE}.`;
 }
 
 /** The service's form item for one draft form. */
@@ -187,8 +175,13 @@ function tooSmallRule(top: string | undefined, part: string | undefined): string
  */
 export function checkDraft(
   draft: EncounterDraft,
+  now: Date = new Date(),
+  locale?: string,
 ): { ok: true; request: StartEncounter } | { ok: false; problems: Record<string, string> } {
   const problems: Record<string, string> = {};
+  // The date as typed, read as the screen showed it in words; the service gets YYYY-MM-DD.
+  const birth = readDateOfBirth(draft.dateOfBirth, localIsoDate(now), locale);
+  const dateOfBirth = birth.kind === 'date' ? birth.iso : '';
   draft.forms.forEach((form, index) => {
     if (form.kind !== 'custom') return;
     for (const [key, message] of Object.entries(customFormProblems(form.form)))
@@ -206,10 +199,10 @@ export function checkDraft(
     context: {
       provider_specialty: draft.specialty,
       sections: draft.sections,
-      ...(draft.dateOfBirth || draft.sex
+      ...(dateOfBirth || draft.sex
         ? {
             patient_info: {
-              ...(draft.dateOfBirth ? { date_of_birth: draft.dateOfBirth } : {}),
+              ...(dateOfBirth ? { date_of_birth: dateOfBirth } : {}),
               ...(draft.sex ? { sex: draft.sex } : {}),
             },
           }
@@ -225,6 +218,8 @@ export function checkDraft(
       problems[problem.field] ??= problem.message;
     }
   }
+  // After the encounter id's: problems are named in the order the fields are on screen.
+  if (birth.kind === 'problem') problems['context.patient_info.date_of_birth'] = birth.problem;
   if (draft.sections.length === 0)
     problems['context.sections'] = 'Note sections must include at least one section.';
   if (Object.keys(problems).length > 0 || !parsed.success) {

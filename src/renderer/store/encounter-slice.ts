@@ -67,7 +67,7 @@ export const createEncounterSlice =
     },
 
     checkedEncounter() {
-      const checked = checkDraft(get().ensureDraft());
+      const checked = checkDraft(get().ensureDraft(), now());
       set({ draftProblems: checked.ok ? {} : checked.problems });
       return checked;
     },

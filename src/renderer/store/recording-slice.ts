@@ -26,6 +26,11 @@ export interface MicrophoneAccess {
   listInputs(): Promise<InputDevice[]>;
   /** Calls back when a device is plugged in or out; returns the unsubscribe. */
   onDeviceChange(listener: () => void): () => void;
+  /**
+   * Opens the microphone as recording will and closes it at once: whether it may be used and is
+   * there, asked before a visit is created. Rejects with the sentence to show.
+   */
+  ensureAccess(settings: Pick<Settings, 'microphone' | 'audioProcessing'>): Promise<void>;
   /** Opens the microphone for a level check only: nothing is recorded or sent. */
   check(
     settings: Pick<Settings, 'microphone' | 'audioProcessing'>,
@@ -48,6 +53,8 @@ export interface RecordingSlice {
   level: CaptureLevel | null;
   /** A sentence when starting or ending failed. */
   recordingError: string | null;
+  /** Start was pressed and the microphone is being asked for (the system may be asking the clinician). */
+  openingMicrophone: boolean;
   /** Something the clinician should know about this recording (the window reloaded mid-visit). */
   recordingNotice: string | null;
   /** Microphones to choose from. */
@@ -132,6 +139,7 @@ export const createRecordingSlice =
       capture: null,
       level: null,
       recordingError: null,
+      openingMicrophone: false,
       recordingNotice: null,
       inputs: [],
       micCheck: { state: 'off' },
@@ -223,7 +231,29 @@ export const createRecordingSlice =
         get().clearResults();
         const starting = (async (): Promise<CaptureSession | undefined> => {
           try {
-            get().receiveRecorderView(await api.call('encounter.start', encounter.request));
+            // The microphone first: denied or missing, the clinician is told once and no visit is
+            // created at the service or in History.
+            set({ openingMicrophone: true });
+            await microphones.ensureAccess(settings);
+          } catch (error) {
+            set({ recordingError: (error as Error).message });
+            return undefined;
+          } finally {
+            set({ openingMicrophone: false });
+          }
+          try {
+            const view = await api.call('encounter.start', encounter.request);
+            get().receiveRecorderView(view);
+            const patient =
+              encounter.request.kind === 'ambient' ? encounter.request.context?.patient_info : undefined;
+            if (view.sessionId)
+              set({
+                patient: {
+                  sessionId: view.sessionId,
+                  ...(patient?.date_of_birth ? { dateOfBirth: patient.date_of_birth } : {}),
+                  ...(patient?.sex ? { sex: patient.sex } : {}),
+                },
+              });
           } catch (error) {
             // Nothing started (the service refused or could not be reached): nothing to undo.
             set({ recordingError: (error as Error).message });

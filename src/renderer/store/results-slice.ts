@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { ContractError, type EventPayload, type Results, type ScribeApi } from '../../shared/contract';
 import type { FormTemplate } from '../../shared/service';
+import type { Patient } from '../encounter/patient';
 import { checkFeedback, type DraftKey, type FeedbackDraft } from '../results/feedback';
 import type { AppState } from './app-store';
 
@@ -30,6 +31,11 @@ export interface ResultsSlice {
   formTemplates: FormTemplate[];
   /** Feedback per form, by form_id. */
   feedback: Record<string, FeedbackState>;
+  /**
+   * The patient details of the visit recorded in this window, for its recording and note headers.
+   * Kept in memory only (History keeps none), and gone with the results: New visit, Sign out.
+   */
+  patient: (Patient & { sessionId: string }) | null;
   receiveProgress(progress: EventPayload<'results.progress'>): void;
   /** The visit ended here (or was finished from History): its results are on their way. */
   expectResults(sessionId: string): void;
@@ -48,6 +54,7 @@ const EMPTY = {
   results: null,
   resultsError: null,
   feedback: {},
+  patient: null,
 } as const;
 
 export const createResultsSlice =

@@ -2,7 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import { ContractError, type ScribeApi } from '../../shared/contract';
 import {
   SETTING_LABELS,
-  signInSetupProblems,
+  serviceSetupProblems,
   settingsPatchSchema,
   type Settings,
   type SettingsPatch,
@@ -20,8 +20,11 @@ export interface SettingsSlice {
   /** A sentence for a failure that is not about one field. */
   saveError: string | null;
   loadSettings(): Promise<void>;
-  /** Checks a change against main's rules without sending it; names each problem on its field. */
-  checkSettings(patch: SettingsPatch): boolean;
+  /**
+   * Checks a change against main's rules without sending it; names each problem on its field, all
+   * at once. `partnerTokenTyped`: the service page has a new partner token to store with it.
+   */
+  checkSettings(patch: SettingsPatch, options?: { partnerTokenTyped?: boolean }): boolean;
   saveSettings(patch: SettingsPatch): Promise<boolean>;
 }
 
@@ -39,13 +42,21 @@ export const createSettingsSlice =
         set({ saveError: (error as Error).message });
       }
     },
-    checkSettings(patch) {
+    checkSettings(patch, options = {}) {
       // The same rules main applies, checked here first so a mistake is named before sending.
       const checked = settingsPatchSchema.safeParse(patch);
       const problems = checked.success ? {} : byField(describeProblems(checked.error, SETTING_LABELS));
       const current = get().settings;
-      const next = current && checked.success ? { ...current, ...checked.data } : undefined;
-      Object.assign(problems, next ? signInSetupProblems(next) : {});
+      // What a real service needs, judged on the values as typed even when one of them breaks its
+      // own rule: a wrong address and an empty partner ID are named together.
+      if (current && SERVICE_KEYS.some((key) => key in patch)) {
+        const given = options.partnerTokenTyped === true || get().secrets?.partnerTokenStored === true;
+        for (const [field, message] of Object.entries(
+          serviceSetupProblems({ ...current, ...patch }, { given }),
+        )) {
+          problems[field] ??= message;
+        }
+      }
       if (Object.keys(problems).length === 0) return true;
       set({ saveState: 'failed', fieldProblems: problems });
       return false;
@@ -69,6 +80,16 @@ export const createSettingsSlice =
       }
     },
   });
+
+/** The settings that say which service and who the app is there: changing one re-checks them all. */
+const SERVICE_KEYS = [
+  'service',
+  'authModel',
+  'partnerId',
+  'providerId',
+  'oidcIssuer',
+  'oidcClientId',
+] as const;
 
 function byField(problems: { field: string; message: string }[]): Record<string, string> {
   return Object.fromEntries(problems.map((p) => [p.field, p.message]));

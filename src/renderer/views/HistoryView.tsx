@@ -33,17 +33,21 @@ export function HistoryView() {
 
   return (
     <section className="card history" aria-labelledby={headingId} data-testid="history">
-      <h2 id={headingId}>Earlier visits on this computer</h2>
-      <p className="muted">
-        Notes are kept by the service, not on this computer; opening a visit fetches its note.
-      </p>
-      <p className="muted" data-testid="audio-retention">
-        A visit&apos;s audio stays on this computer, encrypted, only until the service has it: deleted 10
-        minutes after its note arrives, or when you discard it, and never kept longer than{' '}
-        {retentionDays ?? 7} days.
-        {keyInMemoryOnly &&
-          ' This computer has no keyring, so audio left unfinished cannot be read after the app restarts.'}
-      </p>
+      <h2 id={headingId}>Visits on this computer</h2>
+      {/* The rail is narrow: what History keeps, and for how long, is one click away. */}
+      <details className="history-about">
+        <summary>What is kept here</summary>
+        <p className="muted">
+          Notes are kept by the service, not on this computer; opening a visit fetches its note.
+        </p>
+        <p className="muted" data-testid="audio-retention">
+          A visit&apos;s audio stays on this computer, encrypted, only until the service has it: deleted 10
+          minutes after its note arrives, or when you discard it, and never kept longer than{' '}
+          {retentionDays ?? 7} days.
+          {keyInMemoryOnly &&
+            ' This computer has no keyring, so audio left unfinished cannot be read after the app restarts.'}
+        </p>
+      </details>
       {error && (
         <p className="error" role="alert">
           {error}

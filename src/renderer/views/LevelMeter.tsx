@@ -7,9 +7,16 @@ const fraction = (dbfs: number) => Math.min(1, Math.max(0, (dbfs - FLOOR_DBFS) /
 
 /**
  * The microphone's level (RMS bar, peak tick) and, while recording, whether the latest chunk was
- * speech (the mic check has no voice detection, so it shows the level only).
+ * speech (the mic check has no voice detection, so it shows the level only). Paused by the
+ * clinician, it says nothing is recorded.
  */
-export function LevelMeter({ showSpeech = true }: { showSpeech?: boolean }) {
+export function LevelMeter({
+  showSpeech = true,
+  paused = false,
+}: {
+  showSpeech?: boolean;
+  paused?: boolean;
+}) {
   const level = useAppStore((s) => s.level);
   const rms = level?.rmsDbfs ?? SILENCE_DBFS;
   const peak = level?.peakDbfs ?? SILENCE_DBFS;
@@ -32,8 +39,13 @@ export function LevelMeter({ showSpeech = true }: { showSpeech?: boolean }) {
         />
       </div>
       {showSpeech && (
-        <span className="speech-flag" data-speech={level?.speech ? 'yes' : 'no'} data-testid="speech-flag">
-          {level?.speech ? 'Speech' : 'Quiet'}
+        // Paused by the clinician nothing is recorded, whoever speaks: the flag says that instead.
+        <span
+          className="speech-flag"
+          data-speech={level?.speech && !paused ? 'yes' : 'no'}
+          data-testid="speech-flag"
+        >
+          {paused ? 'Not recording' : level?.speech ? 'Speech' : 'Quiet'}
         </span>
       )}
     </div>

@@ -1,6 +1,8 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { HistoryEntry } from '../../shared/contract';
 import { isTerminalStatus } from '../../shared/service';
+import { localIsoDate } from '../encounter/draft';
+import { describePatient } from '../encounter/patient';
 import { formatClock } from '../results/format';
 import { formTitle } from '../results/form-text';
 import { useAppStore } from '../store/use-app-store';
@@ -50,6 +52,9 @@ function ResultsCard() {
   const sessionId = useAppStore((s) => s.resultsFor ?? s.recorder?.sessionId);
   const entry = useAppStore((s) => s.history.find((e) => e.sessionId === sessionId));
   const encounterId = useAppStore((s) => entry?.encounterId ?? s.recorder?.encounterId);
+  // The patient, for a visit recorded in this window (History keeps no patient details).
+  const patient = useAppStore((s) => (s.patient && s.patient.sessionId === sessionId ? s.patient : null));
+  const patientLine = patient ? describePatient(patient, localIsoDate(new Date())) : undefined;
   // The pane turns to this visit by itself after End: focus goes to its heading, so that the next
   // key press cannot start another recording by accident.
   useEffect(() => heading.current?.focus(), []);
@@ -82,6 +87,7 @@ function ResultsCard() {
         <h2 id={headingId} ref={heading} tabIndex={-1} data-testid="results-heading">
           {encounterId ? `Encounter ${encounterId}` : 'This visit'}
         </h2>
+        {patientLine && <p data-testid="note-patient">{patientLine}</p>}
         <p className="muted" data-testid="visit-line">
           {visitLine(entry)}
         </p>

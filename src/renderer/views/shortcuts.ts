@@ -19,6 +19,7 @@ export const SHORTCUTS = {
     aria: isMac ? 'Meta+Shift+Space' : 'Control+Shift+Space',
     label: `${modifier}Space`,
   },
+  /** End visit while recording; Start recording on the ready visit (never on a note). */
   end: { key: 'Enter', aria: isMac ? 'Meta+Shift+Enter' : 'Control+Shift+Enter', label: `${modifier}Enter` },
 } satisfies Record<string, Shortcut>;
 

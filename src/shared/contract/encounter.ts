@@ -96,10 +96,15 @@ export const RECORDER_STATES = [
   'failed',
 ] as const;
 
+/** Why a recording is paused: by the clinician, while nobody speaks, a silent microphone, or too long. */
+export const PAUSE_REASONS = ['manual', 'no-speech', 'mic-stopped', 'pause-limit'] as const;
+
 export const recorderViewSchema = z.object({
   state: z.enum(RECORDER_STATES),
   /** Why it is paused or failed, in words. */
   reason: z.string().optional(),
+  /** Why it is paused, for the screen to choose its short state line. */
+  pauseReason: z.enum(PAUSE_REASONS).optional(),
   sessionId: z.string().optional(),
   encounterId: z.string().optional(),
   kind: z.enum(['ambient', 'form']).optional(),

@@ -18,6 +18,7 @@ export function toView(
   return {
     state: snapshot.state,
     ...(reason ? { reason } : {}),
+    ...(snapshot.pauseReason ? { pauseReason: snapshot.pauseReason } : {}),
     ...(notice ? { notice } : {}),
     sessionId: visit.sessionId,
     encounterId: visit.encounterId,

@@ -1,17 +1,16 @@
+import type { PAUSE_REASONS } from '../../../shared/contract';
 import type { Logger } from '../ports';
 import type { StreamLinkState } from '../stream/stream-port';
 import type { RecorderState } from './recorder-types';
 
-/** Why the recorder is not sending audio right now. */
-export type PauseReason =
-  /** The clinician pressed pause (privacy): audio is dropped, only resume() continues. */
-  | 'manual'
-  /** The VAD heard no speech for autoPauseAfterMs: resumes by itself on speech. */
-  | 'no-speech'
-  /** No chunk arrived for captureStallMs: resumes by itself on speech once audio flows again. */
-  | 'mic-stopped'
-  /** The pause reached abortPauseAfterMs: the stream was ABORTed and reconnects on resume. */
-  | 'pause-limit';
+/**
+ * Why the recorder is not sending audio right now (the contract's PAUSE_REASONS):
+ * - manual: the clinician pressed pause (privacy): audio is dropped, only resume() continues;
+ * - no-speech: the VAD heard no speech for autoPauseAfterMs: resumes by itself on speech;
+ * - mic-stopped: no chunk arrived for captureStallMs: resumes on speech once audio flows again;
+ * - pause-limit: the pause reached abortPauseAfterMs: the stream was ABORTed and reconnects on resume.
+ */
+export type PauseReason = (typeof PAUSE_REASONS)[number];
 
 /** Everything the UI shows about a recording; a new object on every change. */
 export interface RecorderSnapshot {

@@ -1,11 +1,7 @@
-import { useEffect, useId } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { SPECIALTIES, STANDARD_SECTIONS } from '../../../shared/service';
-import {
-  SEX_CHOICES,
-  dateOfBirthProblem,
-  encounterIdProblem,
-  type EncounterDraft,
-} from '../../encounter/draft';
+import { dateInWords, numericExample, readDateOfBirth } from '../../encounter/date-of-birth';
+import { SEX_CHOICES, encounterIdProblem, localIsoDate, type EncounterDraft } from '../../encounter/draft';
 import { useAppStore } from '../../store/use-app-store';
 import { Field } from '../Field';
 import { FormsPicker } from './FormsPicker';
@@ -26,6 +22,8 @@ export function EncounterForm() {
   const edit = useAppStore((s) => s.editDraft);
   const settingsLoaded = useAppStore((s) => s.settings !== null);
   const sectionsId = useId();
+  // A date being typed is judged once the field is left (or at Start); the date understood shows at once.
+  const [birthLeft, setBirthLeft] = useState(false);
   useEffect(() => {
     if (settingsLoaded) ensureDraft();
   }, [settingsLoaded, ensureDraft]);
@@ -42,12 +40,13 @@ export function EncounterForm() {
     `${draft.sections.length} note section${draft.sections.length === 1 ? '' : 's'}`,
     draft.forms.length ? `${draft.forms.length} form${draft.forms.length === 1 ? '' : 's'}` : 'no forms',
   ].join(' · ');
+  const birth = readDateOfBirth(draft.dateOfBirth, localIsoDate(new Date()));
   const noteProblem = problems['context.sections'] ?? problems['context.provider_specialty'];
   const formsProblem = Object.keys(problems).some((key) => key.startsWith('forms'));
 
   return (
     <fieldset className="encounter">
-      <legend>Next visit</legend>
+      <legend className="visually-hidden">Visit details</legend>
       <div className="encounter-row">
         <Field label="Encounter ID" hint="Letters and digits, as in your EHR." problem={idProblem}>
           {(control) => (
@@ -61,13 +60,17 @@ export function EncounterForm() {
             />
           )}
         </Field>
-        {/* A text field, not type="date": the same YYYY-MM-DD everywhere (a date picker shows the
-            locale's order, mm/dd or dd/mm, which is how birth dates get swapped). */}
+        {/* A text field, not type="date": a date picker shows the locale's order, mm/dd or dd/mm,
+            which is how birth dates get swapped. What was understood shows in words instead. */}
         <Field
           label="Date of birth"
-          hint="YYYY-MM-DD"
+          hint={
+            birth.kind === 'date'
+              ? `Understood as ${dateInWords(birth.iso)}`
+              : `For example 9 Apr 1961 or ${numericExample(undefined)}`
+          }
           problem={
-            dateOfBirthProblem(draft.dateOfBirth, new Date()) ??
+            (birthLeft && birth.kind === 'problem' ? birth.problem : undefined) ??
             problems['context.patient_info.date_of_birth']
           }
         >
@@ -75,11 +78,13 @@ export function EncounterForm() {
             <input
               {...control}
               value={draft.dateOfBirth}
-              inputMode="numeric"
               autoComplete="off"
-              placeholder="YYYY-MM-DD"
-              maxLength={10}
-              onChange={(event) => set('dateOfBirth')(event.target.value.trim())}
+              maxLength={40}
+              onChange={(event) => {
+                setBirthLeft(false);
+                set('dateOfBirth')(event.target.value);
+              }}
+              onBlur={() => setBirthLeft(true)}
             />
           )}
         </Field>

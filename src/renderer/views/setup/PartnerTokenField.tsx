@@ -10,7 +10,8 @@ import { Field } from '../Field';
 export function PartnerTokenField(props: { inputRef: RefObject<HTMLInputElement | null>; onInput(): void }) {
   const stored = useAppStore((s) => s.secrets?.partnerTokenStored ?? false);
   const notice = useAppStore((s) => s.secrets?.notice);
-  const problem = useAppStore((s) => s.partnerTokenProblem);
+  // Its own rule (typed now), or missing altogether (named with the other service fields).
+  const problem = useAppStore((s) => s.partnerTokenProblem ?? s.fieldProblems.partnerToken);
   const hint = [
     stored
       ? 'Stored — enter a new one to replace it.'

@@ -14,7 +14,7 @@ function problemUnder(problems: Record<string, string>, prefix: string): string 
   return Object.entries(problems).find(([field]) => field === prefix || field.startsWith(`${prefix}.`))?.[1];
 }
 
-/** How the app records: the microphone's own processing, and pausing on silence. */
+/** How the clinician records: the microphone's own processing, and pausing on silence. */
 export function RecordingFields({ draft, update, problems }: DraftFieldsProps) {
   return (
     <>
@@ -81,26 +81,32 @@ export function RecordingFields({ draft, update, problems }: DraftFieldsProps) {
             />
           )}
         </Field>
-        <Field
-          label="Keep unfinished visits' audio for (days)"
-          hint="1 to 30 days. Audio that has not reached the service is kept this long, encrypted, then deleted. Audio of a visit with its note is deleted 10 minutes after the note arrives."
-          problem={problems.audioRetentionDays}
-        >
-          {(props) => (
-            <input
-              {...props}
-              className="short-input"
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={30}
-              step={1}
-              value={draft.retentionDays}
-              onChange={(e) => update({ retentionDays: e.target.value })}
-            />
-          )}
-        </Field>
       </fieldset>
     </>
+  );
+}
+
+/** How long an unfinished visit's audio may stay on this computer: the organisation's rule. */
+export function RetentionField({ draft, update, problems }: DraftFieldsProps) {
+  return (
+    <Field
+      label="Keep unfinished visits' audio for (days)"
+      hint="1 to 30 days. Audio that has not reached the service is kept this long, encrypted, then deleted. Audio of a visit with its note is deleted 10 minutes after the note arrives."
+      problem={problems.audioRetentionDays}
+    >
+      {(props) => (
+        <input
+          {...props}
+          className="short-input"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={30}
+          step={1}
+          value={draft.retentionDays}
+          onChange={(e) => update({ retentionDays: e.target.value })}
+        />
+      )}
+    </Field>
   );
 }

@@ -1,25 +1,42 @@
 import { Field } from '../Field';
 import type { DraftFieldsProps } from './setup-draft';
 
-/** Which documentation service: the built-in sandbox, or a real one at its address. */
-export function ServiceFields({ draft, update, problems }: DraftFieldsProps) {
+/**
+ * Which documentation service: the built-in sandbox, or a real one at its address. `urlOnly`: the
+ * first run's "Connect to your organisation's service", where the demo is the other door.
+ */
+export function ServiceFields({
+  draft,
+  update,
+  problems,
+  urlOnly,
+}: DraftFieldsProps & { urlOnly?: boolean }) {
   const isUrl = draft.serviceKind === 'url';
   return (
     <fieldset>
       <legend>Service</legend>
-      <label className="choice">
-        <input
-          type="radio"
-          name="service"
-          checked={draft.serviceKind === 'builtin-sandbox'}
-          onChange={() => update({ serviceKind: 'builtin-sandbox' })}
-        />
-        Built-in sandbox (demo, no account)
-      </label>
-      <label className="choice">
-        <input type="radio" name="service" checked={isUrl} onChange={() => update({ serviceKind: 'url' })} />A
-        documentation service at this address
-      </label>
+      {!urlOnly && (
+        <>
+          <label className="choice">
+            <input
+              type="radio"
+              name="service"
+              checked={draft.serviceKind === 'builtin-sandbox'}
+              onChange={() => update({ serviceKind: 'builtin-sandbox' })}
+            />
+            Built-in sandbox (demo, no account)
+          </label>
+          <label className="choice">
+            <input
+              type="radio"
+              name="service"
+              checked={isUrl}
+              onChange={() => update({ serviceKind: 'url' })}
+            />
+            A documentation service at this address
+          </label>
+        </>
+      )}
       {isUrl && (
         <Field label="Service URL" problem={problems['service.baseUrl'] ?? problems.service}>
           {(props) => (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, settingsPatchSchema } from '../../../shared/settings';
-import { draftFrom, patchFrom } from './setup-draft';
+import { draftFrom, pagePatchFrom, patchFrom } from './setup-draft';
 
 describe('the Setup draft', () => {
   it('gives back the settings it was made from (the microphone is chosen elsewhere; Save ends the first run)', () => {
@@ -21,5 +21,22 @@ describe('the Setup draft', () => {
       'audioRetentionDays',
       'autoPauseAfterMs',
     ]);
+  });
+});
+
+describe('the two settings pages', () => {
+  it('each saves only its own settings, and together they are the whole form', () => {
+    const draft = draftFrom(DEFAULT_SETTINGS);
+    const clinician = pagePatchFrom('clinician', draft, DEFAULT_SETTINGS);
+    const service = pagePatchFrom('service', draft, DEFAULT_SETTINGS);
+    expect(Object.keys(clinician).sort()).toEqual([
+      'audioProcessing',
+      'autoPauseAfterMs',
+      'theme',
+      'voiceDetection',
+    ]);
+    expect(Object.keys(service)).not.toContain('theme');
+    expect(Object.keys(clinician).filter((key) => key in service)).toEqual([]);
+    expect({ ...clinician, ...service }).toEqual(patchFrom(draft, DEFAULT_SETTINGS));
   });
 });

@@ -52,6 +52,34 @@ export function draftFrom(settings: Settings): Draft {
   };
 }
 
+/** The two settings pages (issue 17): the clinician's own, and the service's (for IT). */
+export type SettingsPage = 'clinician' | 'service';
+
+/** Which settings each page saves: a page's Save never changes what the other page shows. */
+const PAGE_KEYS: Record<SettingsPage, readonly (keyof SettingsPatch)[]> = {
+  clinician: ['theme', 'audioProcessing', 'voiceDetection', 'autoPauseAfterMs'],
+  service: [
+    'service',
+    'partnerId',
+    'authModel',
+    'providerId',
+    'providerName',
+    'providerOrgId',
+    'providerSpecialty',
+    'oidcIssuer',
+    'oidcClientId',
+    'notificationReceiver',
+    'audioRetentionDays',
+    'firstRunComplete',
+  ],
+};
+
+/** What one page's Save sends: its own settings, as typed. */
+export function pagePatchFrom(page: SettingsPage, draft: Draft, settings: Settings): SettingsPatch {
+  const whole = patchFrom(draft, settings);
+  return Object.fromEntries(PAGE_KEYS[page].map((key) => [key, whole[key]])) as SettingsPatch;
+}
+
 export function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
   const seconds = draft.autoPauseSeconds.trim() === '' ? Number.NaN : Number(draft.autoPauseSeconds);
   return {

@@ -1,0 +1,39 @@
+import { expect, type Page } from '@playwright/test';
+
+/** The first run's demo door: one click, and the workspace opens on the next visit. */
+export async function tryTheDemo(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Try the demo' }).click();
+  await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
+}
+
+export type SettingsPage = 'Recording and display' | 'Service (for IT)';
+
+/** Settings from the top bar's menu, on one of its two pages. */
+export async function openSettings(page: Page, settingsPage: SettingsPage): Promise<void> {
+  await chooseFromMenu(page, 'Settings');
+  await page.getByRole('tab', { name: settingsPage }).click();
+  await expect(page.getByRole('tab', { name: settingsPage })).toHaveAttribute('aria-selected', 'true');
+}
+
+/** Saves the open settings page, waits for "Saved." and goes back to the visit. */
+export async function saveAndGoBack(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('save-state')).toHaveText('Saved.');
+  await page.getByRole('button', { name: 'Back to the visit' }).click();
+  await expect(page.getByRole('heading', { name: 'Settings' })).toHaveCount(0);
+}
+
+/** One item of the top bar's menu (React Aria's Menu: a menu button and menu items). */
+export async function chooseFromMenu(page: Page, item: 'Settings' | 'Sign out'): Promise<void> {
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+}
+
+/** The demo as a standard partner: Try the demo, then its sign-in model in the service settings. */
+export async function tryTheDemoAsStandardPartner(page: Page): Promise<void> {
+  await tryTheDemo(page);
+  await openSettings(page, 'Service (for IT)');
+  await page.getByLabel('Sign-in model').selectOption('standard');
+  await saveAndGoBack(page);
+  await expect(page.getByTestId('sign-in-state')).toHaveText('Not signed in');
+}

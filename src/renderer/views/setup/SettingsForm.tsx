@@ -1,0 +1,107 @@
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { Settings, SettingsPatch } from '../../../shared/settings';
+import { useAppStore } from '../../store/use-app-store';
+import { AppearanceFields } from './AppearanceFields';
+import { NotificationFields } from './NotificationFields';
+import { PartnerFields } from './PartnerFields';
+import { RecordingFields, RetentionField } from './RecordingFields';
+import { ServiceFields } from './ServiceFields';
+import { draftFrom, pagePatchFrom, type Draft, type SettingsPage } from './setup-draft';
+
+/**
+ * One settings page as a form with its own Save: the clinician's (recording and theme) or the
+ * service's (for IT: address, partner, sign-in, provider, notifications, retention). Every field
+ * is checked before anything is sent, so all mistakes are named at once.
+ */
+export function SettingsForm(props: {
+  page: SettingsPage;
+  settings: Settings;
+  heading: string;
+  /** First run: the service page is for a real service, so the demo choice is not offered. */
+  firstRun?: boolean;
+  /** Extra controls beside Save (Back, on the first run). */
+  actions?: ReactNode;
+}) {
+  const { page, settings } = props;
+  const [draft, setDraft] = useState(() =>
+    props.firstRun ? { ...draftFrom(settings), serviceKind: 'url' as const } : draftFrom(settings),
+  );
+  const saveSettings = useAppStore((s) => s.saveSettings);
+  const checkSettings = useAppStore((s) => s.checkSettings);
+  const checkPartnerToken = useAppStore((s) => s.checkPartnerToken);
+  const savePartnerToken = useAppStore((s) => s.savePartnerToken);
+  const saveState = useAppStore((s) => s.saveState);
+  const tokenState = useAppStore((s) => s.partnerTokenState);
+  const problems = useAppStore((s) => s.fieldProblems);
+  const saveError = useAppStore((s) => s.saveError);
+  const headingId = useId();
+  // The partner token is read from its field on Save and never kept in React state.
+  const tokenInput = useRef<HTMLInputElement>(null);
+  // "Saved." describes the stored values, so it goes away as soon as the form differs from them.
+  const [edited, setEdited] = useState(false);
+
+  const update = (patch: Partial<Draft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setEdited(true);
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setEdited(false);
+    const patch: SettingsPatch = pagePatchFrom(page, draft, settings);
+    const token = tokenInput.current?.value.trim() ?? '';
+    const settingsOk = checkSettings(patch, { partnerTokenTyped: token !== '' });
+    const tokenOk = checkPartnerToken(token);
+    if (!settingsOk || !tokenOk) return;
+    // The token first: if main cannot store it, the person is still here to see why.
+    if (token !== '') {
+      if (!(await savePartnerToken(token))) return;
+      if (tokenInput.current) tokenInput.current.value = '';
+    }
+    await saveSettings(patch);
+  };
+
+  const failed = saveState === 'failed' || tokenState === 'failed';
+  const fieldProps = { draft, update, problems };
+  return (
+    <form
+      className="card settings-form"
+      aria-labelledby={headingId}
+      onSubmit={(e) => void submit(e)}
+      noValidate
+    >
+      <h2 id={headingId}>{props.heading}</h2>
+      {page === 'service' ? (
+        <>
+          {!props.firstRun && <ServiceFields {...fieldProps} />}
+          {props.firstRun && <ServiceFields {...fieldProps} urlOnly />}
+          <PartnerFields {...fieldProps} tokenInput={tokenInput} onTokenInput={() => setEdited(true)} />
+          <NotificationFields {...fieldProps} hintId={`${headingId}-notify`} />
+          <fieldset>
+            <legend>Audio on this computer</legend>
+            <RetentionField {...fieldProps} />
+          </fieldset>
+        </>
+      ) : (
+        <>
+          <RecordingFields {...fieldProps} />
+          <fieldset>
+            <legend>Appearance</legend>
+            <AppearanceFields {...fieldProps} />
+          </fieldset>
+        </>
+      )}
+
+      <div className="actions">
+        <button type="submit" disabled={saveState === 'saving' || tokenState === 'saving'}>
+          Save
+        </button>
+        {props.actions}
+        <span role="status" className="save-state" data-testid="save-state">
+          {saveState === 'saved' && !edited && 'Saved.'}
+          {failed && (saveError ?? 'Not saved: fix the fields marked above.')}
+        </span>
+      </div>
+    </form>
+  );
+}

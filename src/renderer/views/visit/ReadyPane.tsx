@@ -1,0 +1,80 @@
+import { useId } from 'react';
+import type { RecorderView } from '../../../shared/contract';
+import { useAppStore } from '../../store/use-app-store';
+import { EncounterForm } from '../encounter/EncounterForm';
+import { MicrophoneCheck } from '../MicrophoneCheck';
+import { MicrophonePicker } from '../MicrophonePicker';
+import { SHORTCUTS, useShortcut } from '../shortcuts';
+import { SignInButton, SignInNeeded } from '../SignInPanel';
+
+/** What the last visit's end left to say on the next one's screen; nothing after a normal End. */
+const AFTER_WORDS: Partial<Record<RecorderView['state'], string>> = {
+  idle: 'Ready to record',
+  cancelled: 'Visit discarded',
+  failed: 'Recording failed',
+};
+
+/**
+ * The next visit, ready to start (issue 17): the encounter, date of birth and sex in one row; the
+ * note and forms in one line that opens; the microphone small; one large Start with its shortcut.
+ * Nobody signed in: Start is disabled and says so, with Sign in beside it.
+ */
+export function ReadyPane() {
+  const headingId = useId();
+  const state = useAppStore((s) => s.recorder?.state ?? 'idle');
+  const reason = useAppStore((s) => s.recorder?.reason);
+  const error = useAppStore((s) => s.recordingError);
+  const start = useAppStore((s) => s.startRecording);
+  const auth = useAppStore((s) => s.auth);
+  const opening = useAppStore((s) => s.openingMicrophone);
+  // Nobody signed in, nothing can be sent: Start says so, with the way to sign in beside it.
+  const signedOut = auth !== null && !auth.signedIn;
+  useShortcut(SHORTCUTS.end, !signedOut, () => void start());
+
+  return (
+    <section className="card record ready" aria-labelledby={headingId}>
+      <div className="ready-header">
+        <h2 id={headingId}>Next visit</h2>
+        <p className="muted" role="status" data-testid="recorder-state" data-state={state}>
+          {opening ? 'Opening the microphone…' : (AFTER_WORDS[state] ?? '')}
+          {state === 'failed' && reason ? ` — ${reason}` : ''}
+        </p>
+      </div>
+      {/* The visit before may still be finishing (offline, say): the next one need not wait for it. */}
+      <EncounterForm />
+      <div className="mic-row">
+        <MicrophonePicker />
+        <MicrophoneCheck />
+      </div>
+      <SignInNeeded />
+      {error && (
+        <p className="error" role="alert" data-testid="recording-error">
+          {error}
+        </p>
+      )}
+      <div className="start-row">
+        {signedOut ? (
+          <>
+            <button type="button" className="start" disabled aria-describedby={`${headingId}-signed-out`}>
+              Start recording
+            </button>
+            <span id={`${headingId}-signed-out`} className="muted" data-testid="start-signed-out">
+              {auth.signingIn ? 'Signing in…' : 'Sign in to record'}
+            </span>
+            {!auth.signingIn && <SignInButton />}
+          </>
+        ) : (
+          <button
+            type="button"
+            className="start"
+            disabled={opening}
+            onClick={() => void start()}
+            aria-keyshortcuts={SHORTCUTS.end.aria}
+          >
+            Start recording <kbd>{SHORTCUTS.end.label}</kbd>
+          </button>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,177 @@
+import { useEffect, useId, useState } from 'react';
+import type { RecorderView } from '../../../shared/contract';
+import { localIsoDate } from '../../encounter/draft';
+import { describePatient } from '../../encounter/patient';
+import { formatClock } from '../../results/format';
+import { useAppStore } from '../../store/use-app-store';
+import { LevelMeter } from '../LevelMeter';
+import { MicrophonePicker } from '../MicrophonePicker';
+import { RecordingDetails } from '../RecordingDetails';
+import { SHORTCUTS, useShortcut } from '../shortcuts';
+
+/** The state in one short line; the pause's own reason adds a sentence only where it says more. */
+function stateWords(state: RecorderView['state'], pauseReason: RecorderView['pauseReason']): string {
+  if (state === 'auto-paused') return 'Recording — paused while nobody speaks';
+  if (state === 'paused') return pauseReason === 'manual' || !pauseReason ? 'Paused by you' : 'Paused';
+  if (state === 'reconnecting') return 'Recording — reconnecting to the service';
+  if (state === 'offline') return 'Recording — offline, audio kept on this computer';
+  if (state === 'connecting') return 'Connecting…';
+  return 'Recording';
+}
+
+/**
+ * The visit being recorded (issue 17): its encounter and patient; a large running time; the state
+ * in one short line (a red dot only while audio is being sent); the level meter; Pause, End and
+ * Cancel with their shortcuts. The same state and time are in the window title.
+ */
+export function RecordingPane() {
+  const headingId = useId();
+  // Narrow selectors: main reports the recorder ten times a second (elapsed time, backlog), and
+  // this view only needs to redraw when the state or its reason changes.
+  const state = useAppStore((s) => s.recorder?.state ?? 'idle');
+  const reason = useAppStore((s) => s.recorder?.reason);
+  const pauseReason = useAppStore((s) => s.recorder?.pauseReason);
+  const notice = useAppStore((s) => s.recorder?.notice);
+  const capture = useAppStore((s) => s.capture);
+  const error = useAppStore((s) => s.recordingError);
+  const rejoined = useAppStore((s) => s.recordingNotice);
+  const end = useAppStore((s) => s.endRecording);
+  const pause = useAppStore((s) => s.pauseRecording);
+  const resume = useAppStore((s) => s.resumeRecording);
+  const cancel = useAppStore((s) => s.cancelRecording);
+  // Whole seconds, so the view redraws once a second rather than with every report.
+  const elapsedS = useAppStore((s) => Math.floor((s.recorder?.elapsedMs ?? 0) / 1_000));
+  const encounterId = useAppStore((s) => s.recorder?.encounterId);
+  const patient = useAppStore((s) =>
+    s.patient && s.patient.sessionId === s.recorder?.sessionId ? s.patient : null,
+  );
+  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const sending = state === 'streaming' || state === 'connecting';
+  const pausedByYou = state === 'paused';
+  // The state and the time, in the taskbar too: "● Recording 4:12 — Ambient Scribe".
+  useRecordingTitle(`${pausedByYou ? 'Paused' : 'Recording'} ${formatClock(elapsedS)}`);
+  useShortcut(SHORTCUTS.pauseResume, true, () => void (pausedByYou ? resume() : pause()));
+  useShortcut(SHORTCUTS.end, true, () => void end());
+  const patientLine = patient ? describePatient(patient, localIsoDate(new Date())) : undefined;
+  // The pause reasons the short line already says need no second sentence.
+  const extra = pauseReason === 'manual' || pauseReason === 'no-speech' ? undefined : reason;
+
+  return (
+    <section className="card record recording" aria-labelledby={headingId}>
+      <header className="visit-header">
+        <h2 id={headingId} data-testid="encounter-id">
+          Encounter {encounterId}
+        </h2>
+        {patientLine && (
+          <p className="muted" data-testid="recording-patient">
+            {patientLine}
+          </p>
+        )}
+      </header>
+      <div className="clock-row">
+        <span className="rec-dot" aria-hidden="true" data-sending={sending} />
+        <time className="elapsed" data-testid="elapsed">
+          {formatClock(elapsedS)}
+        </time>
+        <p className="record-state" role="status" data-testid="recorder-state" data-state={state}>
+          {stateWords(state, pauseReason)}
+        </p>
+      </div>
+      {extra && <p className="muted">{extra}</p>}
+      <RecordingDetails />
+      {capture && (
+        <>
+          <LevelMeter paused={pausedByYou} />
+          <p className="muted" data-testid="microphone-name">
+            Microphone: {capture.device?.label || 'system default'}
+            {capture.voiceDetection === 'loading' && ' · starting voice detection…'}
+          </p>
+        </>
+      )}
+      {rejoined && (
+        <p className="warning" role="status" data-testid="rejoined-notice">
+          {rejoined}
+        </p>
+      )}
+      {notice && (
+        <p className="warning" role="alert" data-testid="recording-notice">
+          {notice}
+        </p>
+      )}
+      {capture?.notice && capture.notice !== error && (
+        <p className="warning" role="alert" data-testid="capture-notice">
+          {capture.notice}
+        </p>
+      )}
+      {capture?.voiceDetection === 'unavailable' && (
+        <p className="warning" role="alert">
+          Voice detection could not start, so the app records continuously. Nothing is lost.
+        </p>
+      )}
+      {capture?.noSignal && (
+        <p className="warning" role="alert" data-testid="no-signal">
+          The microphone sends no sound. Check that it is not muted and is plugged in.
+        </p>
+      )}
+      {capture?.state === 'stalled' && (
+        <p className="warning" role="alert" data-testid="capture-stalled">
+          The microphone stopped sending audio. The recording is paused until it returns.
+        </p>
+      )}
+      {error && (
+        <p className="error" role="alert" data-testid="recording-error">
+          {error}
+        </p>
+      )}
+      <div className="actions">
+        <button type="button" onClick={() => void end()} aria-keyshortcuts={SHORTCUTS.end.aria}>
+          End visit <kbd>{SHORTCUTS.end.label}</kbd>
+        </button>
+        <button
+          type="button"
+          className="link-button"
+          onClick={() => void (pausedByYou ? resume() : pause())}
+          aria-keyshortcuts={SHORTCUTS.pauseResume.aria}
+        >
+          {pausedByYou ? 'Resume' : 'Pause'} <kbd>{SHORTCUTS.pauseResume.label}</kbd>
+        </button>
+        {confirmingCancel ? (
+          <span className="confirm" role="group" aria-label="Discard this visit?">
+            Discard this visit? Nothing of it will be kept.
+            <button
+              type="button"
+              className="danger-button"
+              onClick={() => {
+                setConfirmingCancel(false);
+                void cancel();
+              }}
+            >
+              Discard
+            </button>
+            <button type="button" className="link-button" onClick={() => setConfirmingCancel(false)}>
+              Keep recording
+            </button>
+          </span>
+        ) : (
+          <button type="button" className="link-button" onClick={() => setConfirmingCancel(true)}>
+            Cancel…
+          </button>
+        )}
+      </div>
+      <div className="mic-row">
+        <MicrophonePicker />
+      </div>
+    </section>
+  );
+}
+
+/** While recording, the window title says so too: visible in the taskbar when the app is behind. */
+function useRecordingTitle(word: string): void {
+  useEffect(() => {
+    const previous = document.title;
+    document.title = `● ${word} — ${previous}`;
+    return () => {
+      document.title = previous;
+    };
+  }, [word]);
+}
