@@ -68,12 +68,17 @@ test('the organisation’s door names every missing or malformed field at once; 
   await expect(page.getByLabel('Echo cancellation')).not.toBeChecked();
   await page.getByLabel('Noise suppression').check();
   await saveAndGoBack(page);
+  // The note template chosen for a visit is the next launch's too.
+  await page.getByText('Note and forms').click();
+  await page.getByLabel('Note template').selectOption({ label: 'History and physical' });
+  await expect(page.getByText('Note and forms')).toContainText('History and physical');
 
   page = await scribe.restart();
 
   // A returning clinician lands on the visit screen; the settings are in the menu.
   await expect(page.getByTestId('link-state')).toHaveText('App core connected');
   await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
+  await expect(page.getByText('Note and forms')).toContainText('History and physical');
   await openSettings(page, 'Service (for IT)');
   await expect(page.getByLabel('Service URL')).toHaveValue('https://scribe.example.org');
   await expect(page.getByLabel('Partner ID')).toHaveValue('clinic7');

@@ -36,8 +36,9 @@ test('from first launch to a note with a filled form, without reading anything',
   await expect(page.getByText(/^Understood as (9 April 1961|April 9, 1961)$/)).toBeVisible();
   await page.getByLabel('Sex').selectOption({ label: 'Female' });
   await page.getByText('Note and forms').click();
-  await page.getByRole('checkbox', { name: 'Plan', exact: true }).check();
-  await page.getByRole('checkbox', { name: 'Medications' }).uncheck();
+  // A named template: its sections, no checklist to work through.
+  await page.getByLabel('Note template').selectOption({ label: 'SOAP' });
+  await expect(page.getByRole('checkbox', { name: 'Plan', exact: true })).toHaveCount(0);
   await page.getByRole('button', { name: 'Add a service form…' }).click();
   await page.getByLabel('Service form').selectOption({ label: 'Vital signs' });
   await page.getByRole('button', { name: 'Add form', exact: true }).click();
@@ -57,6 +58,7 @@ test('from first launch to a note with a filled form, without reading anything',
   const silenceEndS = conversation.longSilence.endMs / 1_000;
   await expect(state).toHaveAttribute('data-state', 'auto-paused', { timeout: 40_000 });
   await expect(state).toContainText('paused while nobody speaks');
+  await expectAccessible(page, 'auto-paused');
   await expect(state).toHaveAttribute('data-state', 'streaming', { timeout: 15_000 });
   const resumedAtS = Number((await page.getByTestId('elapsed').textContent())?.split(':')[1]);
   expect(resumedAtS).toBeGreaterThanOrEqual(silenceEndS - 1);
@@ -78,11 +80,24 @@ test('from first launch to a note with a filled form, without reading anything',
     'Chief complaint',
     'History of present illness',
     'Physical exam',
-    'Assessment and plan',
+    'Assessment',
     'Plan',
   ]);
   await expect(page.getByTestId('transcript').getByRole('listitem').first()).toContainText('0:0');
-  // The form was filled from the same recording.
+  // Every line's time is on the visit's clock, during a turn of the conversation: the auto-paused
+  // silence was not sent, and the service's own times after it would fall inside the silence.
+  const times = (await page.getByTestId('transcript').locator('time').allTextContents()).map((text) => {
+    const [m, s] = text.split(':').map(Number);
+    return m! * 60 + s!;
+  });
+  expect(times.some((t) => t >= silenceEndS)).toBe(true);
+  for (const t of times)
+    expect(
+      conversation.turns.some((turn) => t >= turn.startMs / 1_000 - 1.5 && t <= turn.endMs / 1_000 + 1.5),
+      `a transcript line at ${t} s lies in a turn of the conversation`,
+    ).toBe(true);
+  // The form was filled from the same recording; it has its own tab beside the note.
+  await page.getByRole('tab', { name: 'Forms (1)' }).click();
   const vitals = page.getByTestId('form-VITALS_ASSESSMENT');
   await expect(vitals.locator('caption')).toHaveText('Vital signs');
   // "Your blood pressure is one hundred twenty over eighty, and your heart rate is seventy two."
@@ -92,7 +107,8 @@ test('from first launch to a note with a filled form, without reading anything',
   await expect(page.getByTestId('results-heading')).toHaveText('Encounter bed12visit3');
   await expect(page.getByTestId('note-patient')).toHaveText(/^Female · \d+ years · born /);
   await page.screenshot({ path: `e2e/artifacts/visit-results-${scribe.target}.png`, fullPage: true });
-  await expectAccessible(page, 'results');
+  await expectAccessible(page, 'results: the forms tab, feedback folded');
+  await page.getByRole('tab', { name: 'Note' }).click();
 
   // Copy puts the section's plain text on the clipboard, ready for the EHR field.
   await page

@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import { expectAccessible } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { chooseFromMenu, tryTheDemo } from './support/workspace';
 
@@ -22,6 +23,16 @@ async function expectInView(page: Page, locator: Locator, what: string): Promise
   expect(box!.x + box!.width, `${what}: right`).toBeLessThanOrEqual(VIEWPORT.width);
 }
 
+/** The page's whole markup and every field's value: what is on screen, hidden or typed. */
+function everythingInThePage(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const values = Array.from(document.querySelectorAll('input, textarea, select')).map(
+      (field) => (field as HTMLInputElement).value,
+    );
+    return `${document.documentElement.outerHTML}\n${values.join('\n')}`;
+  });
+}
+
 /** Nothing in the window has been scrolled: not the page, not the pane, not the rail. */
 async function expectNothingScrolled(page: Page): Promise<void> {
   const scrolled = await page.evaluate(() =>
@@ -32,53 +43,66 @@ async function expectNothingScrolled(page: Page): Promise<void> {
   expect(scrolled).toEqual([]);
 }
 
-test('a visit at 1366×768: Start, the running time, End and then the note are in view without scrolling; after End the focus cannot start a recording', async ({
-  scribe,
-}) => {
-  test.setTimeout(120_000);
-  const { page } = scribe;
-  await page.setViewportSize(VIEWPORT);
-  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
-  await tryTheDemo(page);
-  // A returning clinician: the app opens on the workspace.
-  await page.reload();
-  await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
-  const start = page.getByRole('button', { name: 'Start recording' });
-  await expect(start).toBeEnabled();
-  await expectInView(page, start, 'Start recording');
-  const encounterId = await page.getByLabel('Encounter ID').inputValue();
+for (const scheme of ['light', 'dark'] as const) {
+  test(`a visit at 1366×768 (${scheme}): Start, the running time, End and then the note are in view without scrolling; after End the focus cannot start a recording; every state passes axe`, async ({
+    scribe,
+  }) => {
+    test.setTimeout(120_000);
+    const { page } = scribe;
+    await page.setViewportSize(VIEWPORT);
+    await page.emulateMedia({ colorScheme: scheme });
+    await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+    await tryTheDemo(page);
+    // A returning clinician: the app opens on the workspace.
+    await page.reload();
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
+    const start = page.getByRole('button', { name: 'Start recording' });
+    await expect(start).toBeEnabled();
+    await expectInView(page, start, 'Start recording');
+    await expectAccessible(page, `ready (${scheme})`);
+    const encounterId = await page.getByLabel('Encounter ID').inputValue();
 
-  await start.click();
-  await expect(page.getByTestId('elapsed')).toHaveText(/\b0:(09|[1-5]\d)$/, { timeout: 20_000 });
-  await expectInView(page, page.getByTestId('elapsed'), 'the elapsed time');
-  const end = page.getByRole('button', { name: 'End visit' });
-  await expectInView(page, end, 'End visit');
-  await expectNothingScrolled(page);
-  await end.click();
+    await start.click();
+    await expect(page.getByTestId('elapsed')).toHaveText(/\b0:(09|[1-5]\d)$/, { timeout: 20_000 });
+    await expectInView(page, page.getByTestId('elapsed'), 'the elapsed time');
+    const end = page.getByRole('button', { name: 'End visit' });
+    await expectInView(page, end, 'End visit');
+    await expectNothingScrolled(page);
+    await expectAccessible(page, `recording (${scheme})`);
+    await end.click();
 
-  // The pane is that visit now: its encounter in the heading, which has the focus.
-  const heading = page.getByTestId('results-heading');
-  await expect(heading).toHaveText(`Encounter ${encounterId}`);
-  await expect(heading).toBeFocused();
-  await expectInView(page, heading, 'the encounter heading');
-  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 60_000 });
-  const firstSection = page.locator('.note-section p').first();
-  await expect(firstSection).not.toBeEmpty();
-  await expectInView(page, firstSection, 'the first section of the note');
-  await expectNothingScrolled(page);
+    // The pane is that visit now: its encounter in the heading, which has the focus.
+    const heading = page.getByTestId('results-heading');
+    await expect(heading).toHaveText(`Encounter ${encounterId}`);
+    await expect(heading).toBeFocused();
+    await expectInView(page, heading, 'the encounter heading');
+    await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 60_000 });
+    const firstSection = page.locator('.note-section p').first();
+    await expect(firstSection).not.toBeEmpty();
+    await expectInView(page, firstSection, 'the first section of the note');
+    // At 1366 px the transcript stands beside the note, its first line in view too.
+    const firstLine = page.getByTestId('transcript').getByRole('listitem').first();
+    await expectInView(page, firstLine, 'the transcript’s first line');
+    const [noteBox, lineBox] = [await firstSection.boundingBox(), await firstLine.boundingBox()];
+    expect(lineBox!.x, 'the transcript is to the right of the note').toBeGreaterThan(
+      noteBox!.x + noteBox!.width,
+    );
+    await expectNothingScrolled(page);
+    await expectAccessible(page, `note with its transcript and History (${scheme})`);
 
-  // A stray Enter (or Space) on what has the focus starts nothing.
-  await page.keyboard.press('Enter');
-  await page.keyboard.press('Space');
-  await page.waitForTimeout(1_000);
-  await expect(page.getByRole('button', { name: 'End visit' })).toHaveCount(0);
-  await expect(heading).toBeVisible();
+    // A stray Enter (or Space) on what has the focus starts nothing.
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Space');
+    await page.waitForTimeout(1_000);
+    await expect(page.getByRole('button', { name: 'End visit' })).toHaveCount(0);
+    await expect(heading).toBeVisible();
 
-  // The next visit is its own action.
-  await page.getByRole('button', { name: 'New visit' }).click();
-  await expect(page.getByRole('button', { name: 'Start recording' })).toBeEnabled();
-  await expect(page.getByTestId('results-heading')).toHaveCount(0);
-});
+    // The next visit is its own action.
+    await page.getByRole('button', { name: 'New visit' }).click();
+    await expect(page.getByRole('button', { name: 'Start recording' })).toBeEnabled();
+    await expect(page.getByTestId('results-heading')).toHaveCount(0);
+  });
+}
 
 test('Sign out leaves nothing of the patient on screen or in the page: no note, no transcript, no date of birth; Start waits for a sign-in', async ({
   scribe,
@@ -100,12 +124,7 @@ test('Sign out leaves nothing of the patient on screen or in the page: no note, 
   await chooseFromMenu(page, 'Sign out');
   await expect(page.getByTestId('results-heading')).toHaveCount(0);
   // Nowhere in the page: not shown, not hidden, not in a field.
-  const everything = await page.evaluate(() => {
-    const values = Array.from(document.querySelectorAll('input, textarea, select')).map(
-      (field) => (field as HTMLInputElement).value,
-    );
-    return `${document.documentElement.outerHTML}\n${values.join('\n')}`;
-  });
+  const everything = await everythingInThePage(page);
   expect(everything).not.toContain(noteText);
   expect(everything).not.toContain(transcriptLine.replace(/^\d+:\d+\s*/, '').trim());
   expect(everything).not.toContain('1961-04-09');
@@ -117,4 +136,49 @@ test('Sign out leaves nothing of the patient on screen or in the page: no note, 
   await expect(page.getByTestId('start-signed-out')).toHaveText('Sign in to record');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(start).toBeEnabled();
+});
+
+test('a window left alone for 10 minutes locks and forgets the patient, but never while it records', async ({
+  scribe,
+}) => {
+  test.setTimeout(120_000);
+  const { page } = scribe;
+  await page.setViewportSize(VIEWPORT);
+  await tryTheDemo(page);
+  // The page's clock runs as usual, and can be moved on: the idle time is 10 minutes by default.
+  await page.clock.install();
+  await page.reload();
+  await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
+  await page.getByLabel('Date of birth').fill('1961-04-09');
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  await expect(page.getByTestId('elapsed')).toHaveText(/\b0:0[3-9]$/, { timeout: 20_000 });
+
+  // Recording: 11 minutes without a key or a click change nothing.
+  await page.clock.fastForward('11:00');
+  await page.waitForTimeout(500);
+  await expect(page.getByTestId('lock-screen')).toHaveCount(0);
+  await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
+  await expect(page.getByTestId('elapsed')).toHaveText(/\b0:(09|[1-5]\d)$/, { timeout: 20_000 });
+  await page.getByRole('button', { name: 'End visit' }).click();
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 60_000 });
+  const noteText = (await page.locator('.note-section p').first().textContent())!.trim();
+  expect(noteText.length).toBeGreaterThan(10);
+
+  // Nine minutes on the note: still there. Ten: locked, and nothing of the patient is left.
+  await page.clock.fastForward('09:00');
+  await expect(page.getByTestId('note-patient')).toBeVisible();
+  await page.clock.fastForward('01:30');
+  await expect(page.getByTestId('lock-screen')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Locked to protect patient details' })).toBeFocused();
+  const everything = await everythingInThePage(page);
+  expect(everything).not.toContain(noteText);
+  expect(everything).not.toContain('1961-04-09');
+  expect(everything).not.toContain('born');
+
+  // Continue: a new visit, and the one before in History as a time, an encounter and a state.
+  await expectAccessible(page, 'lock screen');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
+  await expect(page.getByLabel('Date of birth')).toHaveValue('');
+  await expect(page.getByTestId('history')).toContainText('Note ready');
 });

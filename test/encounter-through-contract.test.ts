@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { syntheticSpeech } from '../sandbox/test-support/service-client';
-import { encodeAudioChunk, type EventName, type VerbName } from '../src/shared/contract';
+import { encodeAudioChunk, type EventName, type Results, type VerbName } from '../src/shared/contract';
+import { msFromOffset } from '../src/shared/service';
+import { toVisitMs } from '../src/shared/visit-clock';
 import type { AppCore } from '../src/main/core/app-core';
 import { createTestCore } from './support/test-core';
 import { headlessBrowser } from '../src/main/core/auth/testing/headless-browser';
@@ -163,11 +165,19 @@ describe('an encounter through the contract', () => {
     expect(events.indexOf('PAUSE')).toBeGreaterThan(-1);
     expect(events.indexOf('RESUME')).toBeGreaterThan(events.indexOf('PAUSE'));
 
-    const results = await call<{ summary: { loinc_code?: string }[]; transcript: unknown[] }>('results.get', {
-      sessionId: view.sessionId,
-    });
-    expect(results.summary.map((s) => s.loinc_code)).toEqual(['10154-3', '18776-5']);
-    expect(results.transcript.length).toBeGreaterThan(0);
+    const results = await call<Results>('results.get', { sessionId: view.sessionId });
+    expect(results.summary?.map((s) => s.loinc_code)).toEqual(['10154-3', '18776-5']);
+    expect(results.transcript?.length).toBeGreaterThan(0);
+    // The 400 ms held back (chunks 30–33) is missing from the service's audio only: the second
+    // speech began at 4 s on the visit clock, and is at 3.6 s in what the service received.
+    expect(results.visitClock).toEqual([
+      { sentStartMs: 0, visitStartMs: 0 },
+      { sentStartMs: 3_000, visitStartMs: 3_400 },
+    ]);
+    const starts = results.transcript!.map((entry) => msFromOffset(entry.start_offset));
+    const secondSpeech = starts.find((ms) => ms > 2_500)!;
+    expect(Math.abs(secondSpeech - 3_600)).toBeLessThan(200);
+    expect(Math.abs(toVisitMs(secondSpeech, results.visitClock!) - 4_000)).toBeLessThan(200);
     noSecretsCrossed(BEARER_TOKEN);
   });
 

@@ -79,3 +79,47 @@ describe('the app store', () => {
     expect(store.getState().link).toBe('connecting');
   });
 });
+
+describe('privacy on a shared laptop', () => {
+  const noteOf = (sessionId: string) => ({
+    sessionId,
+    kind: 'ambient' as const,
+    status: 'completed',
+    done: true,
+    summary: [{ title: 'Chief complaint', content: 'Chest pain since yesterday.' }],
+  });
+
+  it('the idle lock forgets the note and the patient, and starts the next visit with a new encounter id', async () => {
+    const store = createAppStore(inProcessApi(core));
+    await store.getState().loadSettings();
+    store.getState().editDraft({ dateOfBirth: '9 Apr 1961', sex: 'FEMALE' });
+    const before = store.getState().ensureDraft().encounterId;
+    store.setState({
+      results: noteOf('s1'),
+      resultsFor: 's1',
+      patient: { sessionId: 's1', dateOfBirth: '1961-04-09', sex: 'FEMALE' },
+    });
+    store.getState().lockForIdle();
+    expect(store.getState().locked).toBe(true);
+    expect(store.getState()).toMatchObject({ results: null, resultsFor: null, patient: null });
+    expect(store.getState().draft).toMatchObject({ dateOfBirth: '', sex: '' });
+    expect(JSON.stringify(store.getState())).not.toContain('Chest pain');
+    expect(JSON.stringify(store.getState())).not.toContain('1961');
+    store.getState().unlock();
+    expect(store.getState().locked).toBe(false);
+    expect(store.getState().draft?.encounterId).toMatch(/^visit\d{14}$/);
+    expect(before).toMatch(/^visit\d{14}$/);
+  });
+
+  it('never locks a visit that is recording', async () => {
+    const store = createAppStore(inProcessApi(core));
+    await store.getState().loadSettings();
+    store.getState().editDraft({ dateOfBirth: '9 Apr 1961' });
+    store.setState({
+      recorder: { state: 'auto-paused', elapsedMs: 60_000, speech: false, backlogMs: 0, sessionId: 's2' },
+    });
+    store.getState().lockForIdle();
+    expect(store.getState().locked).toBe(false);
+    expect(store.getState().draft?.dateOfBirth).toBe('9 Apr 1961');
+  });
+});

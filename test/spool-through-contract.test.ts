@@ -9,7 +9,7 @@ import type { AppCore } from '../src/main/core/app-core';
 import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
 import { listAudioSpools, readRecoveredAudio, recoverAudioSpool } from '../src/main/core/spool/audio-spool';
 import { loadSpoolKey } from '../src/main/core/spool/spool-key';
-import { encodeAudioChunk, type EventName, type VerbName } from '../src/shared/contract';
+import { encodeAudioChunk, type EventName, type Results, type VerbName } from '../src/shared/contract';
 import { callVerb, useBearerPartner } from './support/sandbox-partner';
 import { createTestCore, testAppInfo } from './support/test-core';
 import { createJsonFileStorage } from '../src/main/core/json-file-storage';
@@ -192,6 +192,27 @@ describe('the spool behind a visit', () => {
     );
   });
 
+  it('a visit finished by the next run keeps its visit clock, so its transcript shows the times the clinician saw', async () => {
+    const { sessionId, dataDir } = await startVisit();
+    play('S'.repeat(10));
+    // Only an open link is paused: from here 1 s of silence pauses, and what follows is held back.
+    await waitFor('recorder.changed', (v) => v.state === 'streaming');
+    // Chunks 10–19 sent, PAUSE; 20–29 held back, the last 600 ms (24–29) sent as pre-roll with 30.
+    play(`${'.'.repeat(20)}${'S'.repeat(20)}`, 10);
+    await core.stop();
+
+    await startCore(dataDir);
+    await call('history.finish', { sessionId });
+    const done = await waitFor('results.progress', (p) => p.sessionId === sessionId && p.done === true);
+    expect(done.status).toBe('completed');
+    const results = await call<Results>('results.get', { sessionId });
+    expect(results.transcript?.length).toBeGreaterThan(0);
+    expect(results.visitClock).toEqual([
+      { sentStartMs: 0, visitStartMs: 0 },
+      { sentStartMs: 2_000, visitStartMs: 2_400 },
+    ]);
+  });
+
   it('a visit whose manifest was truncated is still Interrupted, and Finish makes its note with every byte once', async () => {
     const { sessionId, dataDir } = await startVisit();
     play(`${'.'.repeat(5)}${'S'.repeat(30)}`);
@@ -216,6 +237,8 @@ describe('the spool behind a visit', () => {
     expect(received.received_bytes).toBe(spooled.bytes);
     expect(received.pcm_sha256).toBe(spooled.sha256);
     expect(spooled.manifest).toMatchObject({ encounterId: 'spool1', state: 'delivered' });
+    // The visit clock was in the lost manifest only: the transcript keeps the service's times.
+    expect((await call<Results>('results.get', { sessionId })).visitClock).toBeUndefined();
   });
 
   it('against a service without ACK, the next run resumes where the service was known to be, not from the start', async () => {

@@ -3,7 +3,9 @@ import { applyTheme } from './settings/theme';
 import { RECORDING_STATES } from './store/recording-states';
 import { useAppStore } from './store/use-app-store';
 import { HistoryView } from './views/HistoryView';
+import { useIdleLock } from './views/idle-lock';
 import { LaunchAddressNeeded } from './views/LaunchAddressNeeded';
+import { LockScreen } from './views/LockScreen';
 import { RecordView } from './views/visit/RecordView';
 import { ResultsView } from './views/ResultsView';
 import { SettingsView } from './views/setup/SettingsView';
@@ -22,6 +24,11 @@ export function App() {
   const theme = useAppStore((s) => s.settings?.theme ?? 'system');
   const refused = useAppStore((s) => s.link === 'refused');
   const [showSettings, setShowSettings] = useState(false);
+  const locked = useAppStore((s) => s.locked);
+  const recording = useAppStore((s) => RECORDING_STATES.has(s.recorder?.state ?? 'idle'));
+  const idleMinutes = useAppStore((s) => s.settings?.idleLockMinutes ?? 10);
+  const lockForIdle = useAppStore((s) => s.lockForIdle);
+  useIdleLock(idleMinutes * 60_000, recording || !firstRunComplete, lockForIdle);
   const setup = !firstRunComplete || showSettings;
   useEffect(() => applyTheme(document.documentElement, theme), [theme]);
   if (refused) return <LaunchAddressNeeded />;
@@ -29,7 +36,9 @@ export function App() {
     <div className="app">
       <TopBar firstRunComplete={firstRunComplete} onSettings={() => setShowSettings(true)} />
       <StartupNotices />
-      {setup ? (
+      {locked ? (
+        <LockScreen />
+      ) : setup ? (
         <main className="app-main">
           <div className="stack">
             <SettingsView onDone={() => setShowSettings(false)} />

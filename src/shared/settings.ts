@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { SERVICE_URL_RULE, isAllowedServiceUrl } from './service-url';
-import { DEFAULT_SPECIALTY, SPECIALTIES } from './service/sections';
+import { NOTE_TEMPLATE_IDS } from './note-templates';
+import {
+  DEFAULT_SECTIONS,
+  DEFAULT_SPECIALTY,
+  SECTION_NAMES,
+  SPECIALTIES,
+  type SectionName,
+} from './service/sections';
 
 /** The three partner models of the service interface ("Authentication"). */
 export const AUTH_MODELS = ['standard', 'bearer', 'single_auth_token'] as const;
@@ -84,6 +91,13 @@ const AUTO_PAUSE_RULE = {
   message: `must be between ${AUTO_PAUSE_MIN_MS / 1000} and ${AUTO_PAUSE_MAX_MS / 1000} seconds`,
 };
 
+/** The idle lock's bounds, minutes (issue 17: default 10). */
+export const IDLE_LOCK_MIN_MINUTES = 1;
+export const IDLE_LOCK_MAX_MINUTES = 60;
+const IDLE_LOCK_RULE = {
+  message: `must be between ${IDLE_LOCK_MIN_MINUTES} and ${IDLE_LOCK_MAX_MINUTES} minutes`,
+};
+
 /**
  * Everything the clinician or IT admin configures. No secret lives here: partner tokens and
  * refresh tokens go through the main process's secret box, never through settings.
@@ -121,6 +135,25 @@ export const settingsSchema = z.object({
     .int({ message: 'must be a whole number of days' })
     .min(AUDIO_RETENTION_MIN_DAYS, AUDIO_RETENTION_RULE)
     .max(AUDIO_RETENTION_MAX_DAYS, AUDIO_RETENTION_RULE),
+  /** The note template the next visit starts with (note-templates.ts), remembered between launches. */
+  noteTemplate: z.enum(NOTE_TEMPLATE_IDS, { message: `must be one of ${NOTE_TEMPLATE_IDS.join(', ')}` }),
+  /** The Custom template's sections, in the service's order. */
+  noteSections: z
+    .array(
+      z.enum(SECTION_NAMES as [SectionName, ...SectionName[]], {
+        message: 'must be the service’s section names',
+      }),
+    )
+    .min(1, { message: 'must include at least one section' }),
+  /**
+   * Minutes without use after which the window locks and forgets every patient detail it showed
+   * (never while recording): a shared exam-room laptop left open between patients.
+   */
+  idleLockMinutes: z
+    .number()
+    .int({ message: 'must be a whole number of minutes' })
+    .min(IDLE_LOCK_MIN_MINUTES, IDLE_LOCK_RULE)
+    .max(IDLE_LOCK_MAX_MINUTES, IDLE_LOCK_RULE),
   /** Set once the clinician has saved the first-run screen; a returning user skips it. */
   firstRunComplete: z.boolean(),
 });
@@ -204,6 +237,9 @@ export const DEFAULT_SETTINGS: Settings = {
   /** The recorder's DEFAULT_RECORDER_TIMING.autoPauseAfterMs: a pause to think is not the end of a turn. */
   autoPauseAfterMs: 4_000,
   audioRetentionDays: 7,
+  idleLockMinutes: 10,
+  noteTemplate: 'standard',
+  noteSections: DEFAULT_SECTIONS,
   firstRunComplete: false,
 };
 
@@ -237,5 +273,8 @@ export const SETTING_LABELS: Record<string, string> = {
   'voiceDetection.minSpeechMs': 'Shortest speech',
   autoPauseAfterMs: 'Auto-pause delay',
   audioRetentionDays: 'Keep unfinished visits',
+  idleLockMinutes: 'Lock after',
+  noteTemplate: 'Note template',
+  noteSections: 'Note sections',
   firstRunComplete: 'First run',
 };

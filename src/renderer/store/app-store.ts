@@ -6,6 +6,7 @@ import { createConnectionSlice, type ConnectionSlice } from './connection-slice'
 import { createEncounterSlice, type EncounterSlice } from './encounter-slice';
 import { createHistorySlice, type HistorySlice } from './history-slice';
 import { createInfoSlice, type InfoSlice } from './info-slice';
+import { createPrivacySlice, type PrivacySlice } from './privacy-slice';
 import { createRecordingSlice, type MicrophoneAccess, type RecordingSlice } from './recording-slice';
 import { createResultsSlice, type ResultsSlice } from './results-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
@@ -17,7 +18,8 @@ export type AppState = InfoSlice &
   RecordingSlice &
   ResultsSlice &
   HistorySlice &
-  AuthSlice;
+  AuthSlice &
+  PrivacySlice;
 export type AppStore = StoreApi<AppState>;
 
 /** Created outside React (and tested without it); components read it through narrow selectors. */
@@ -31,6 +33,7 @@ export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = n
     ...createResultsSlice(api)(...args),
     ...createHistorySlice(api)(...args),
     ...createAuthSlice(api)(...args),
+    ...createPrivacySlice(...args),
   }));
 }
 

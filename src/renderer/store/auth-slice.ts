@@ -9,7 +9,6 @@ import {
   type secretsStatusSchema,
 } from '../../shared/contract';
 import { describeProblems } from '../../shared/validation';
-import { RECORDING_STATES } from './recording-states';
 import type { AppState } from './app-store';
 
 export type SecretsStatus = z.infer<typeof secretsStatusSchema>;
@@ -94,11 +93,8 @@ export const createAuthSlice =
       async signOut() {
         await authVerb('auth.signOut');
         // A shared exam-room laptop: once nobody is signed in, no note, transcript or patient
-        // detail stays on screen or in this window's memory (History keeps times, encounters
-        // and states only). A visit still recording keeps its own screen.
-        if (get().auth?.signedIn || RECORDING_STATES.has(get().recorder?.state ?? 'idle')) return;
-        get().clearResults();
-        get().nextVisit();
+        // detail stays on screen or in this window's memory (privacy-slice.ts).
+        if (!get().auth?.signedIn) get().forgetPatientDetails();
       },
       checkPartnerToken(token) {
         if (token === '') {

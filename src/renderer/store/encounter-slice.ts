@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { ScribeApi } from '../../shared/contract';
 import { DEFAULT_SPECIALTY, type FormTemplate } from '../../shared/service';
+import { templateSections } from '../../shared/note-templates';
 import { checkDraft, newDraft, type EncounterDraft } from '../encounter/draft';
 import type { AppState } from './app-store';
 
@@ -35,7 +36,12 @@ export const createEncounterSlice =
     ensureDraft() {
       const existing = get().draft;
       if (existing) return existing;
-      const draft = newDraft(now(), get().settings?.providerSpecialty ?? DEFAULT_SPECIALTY);
+      const settings = get().settings;
+      const draft = {
+        ...newDraft(now(), settings?.providerSpecialty ?? DEFAULT_SPECIALTY),
+        // The clinician's template, remembered between launches.
+        ...(settings ? { sections: templateSections(settings.noteTemplate, settings.noteSections) } : {}),
+      };
       set({ draft });
       return draft;
     },

@@ -1,10 +1,12 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import type { HistoryEntry } from '../../shared/contract';
 import { isTerminalStatus } from '../../shared/service';
 import { localIsoDate } from '../encounter/draft';
 import { describePatient } from '../encounter/patient';
 import { formatClock } from '../results/format';
 import { formTitle } from '../results/form-text';
+import { onVisitClock } from '../results/visit-times';
 import { useAppStore } from '../store/use-app-store';
 import { FormFeedback } from './results/FormFeedback';
 import { FormTable } from './results/FormTable';
@@ -78,8 +80,62 @@ function ResultsCard() {
         ? 'Filling the forms…'
         : 'Writing the note…';
   const onHighlight = (next: Highlight) => setHighlight((current) => toggleHighlight(current, next));
-  const transcript = results?.transcript?.length ? results.transcript : undefined;
+  // On the visit's own clock: the times the recording screen showed, not the service's.
+  const transcript = useMemo(
+    () => (results?.transcript?.length ? onVisitClock(results.transcript, results.visitClock) : undefined),
+    [results],
+  );
   const forms = results?.forms ?? [];
+  const note =
+    results?.summary && results.summary.length > 0 ? (
+      <>
+        <NoteSections
+          sections={results.summary}
+          highlight={highlight}
+          onHighlight={onHighlight}
+          transcriptId={transcript ? transcriptId : undefined}
+        />
+        {results.formsProblem && (
+          <p className="warning" role="alert" data-testid="forms-problem">
+            {results.formsProblem}
+          </p>
+        )}
+      </>
+    ) : results?.formsProblem ? (
+      <p className="warning" role="alert" data-testid="forms-problem">
+        {results.formsProblem}
+      </p>
+    ) : undefined;
+  const formsSection = (
+    <section aria-labelledby={`${headingId}-forms`}>
+      <h3 id={`${headingId}-forms`}>Forms</h3>
+      {forms.map((form) => {
+        const title = formTitle(form, templates);
+        const templateId = form.form_template_id ?? form.form_id;
+        return (
+          <div key={form.form_id} className="form-with-feedback">
+            <FormTable
+              form={form}
+              title={title}
+              transcript={transcript}
+              highlight={highlight}
+              onHighlight={onHighlight}
+              transcriptId={transcript ? transcriptId : undefined}
+            />
+            {/* Folded: a rating and corrections are for when there is time, not in the way of the next patient. */}
+            <details className="feedback-fold">
+              <summary>Feedback on {title}</summary>
+              <FormFeedback
+                form={form}
+                title={title}
+                template={templates.find((t) => t.form_template_id === templateId)}
+              />
+            </details>
+          </div>
+        );
+      })}
+    </section>
+  );
 
   return (
     <section className="card results" aria-labelledby={headingId} data-testid="results">
@@ -110,45 +166,41 @@ function ResultsCard() {
           {error}
         </p>
       )}
-      {results?.summary && results.summary.length > 0 && (
-        <NoteSections
-          sections={results.summary}
-          highlight={highlight}
-          onHighlight={onHighlight}
-          transcriptId={transcript ? transcriptId : undefined}
-        />
-      )}
-      {results?.formsProblem && (
-        <p className="warning" role="alert" data-testid="forms-problem">
-          {results.formsProblem}
-        </p>
-      )}
-      {transcript && <Transcript id={transcriptId} entries={transcript} highlight={highlight} />}
-      {forms.length > 0 && (
-        <section aria-labelledby={`${headingId}-forms`}>
-          <h3 id={`${headingId}-forms`}>Forms</h3>
-          {forms.map((form) => {
-            const title = formTitle(form, templates);
-            const templateId = form.form_template_id ?? form.form_id;
-            return (
-              <div key={form.form_id} className="form-with-feedback">
-                <FormTable
-                  form={form}
-                  title={title}
-                  transcript={transcript}
-                  highlight={highlight}
-                  onHighlight={onHighlight}
-                  transcriptId={transcript ? transcriptId : undefined}
-                />
-                <FormFeedback
-                  form={form}
-                  title={title}
-                  template={templates.find((t) => t.form_template_id === templateId)}
-                />
-              </div>
-            );
-          })}
-        </section>
+      {(note || forms.length > 0 || transcript) && (
+        // Wide enough (≥ 1,200 px), the transcript stands beside the note (results.css).
+        <div className="results-body" data-has-transcript={Boolean(transcript)}>
+          <div className="results-main">
+            {note && forms.length > 0 ? (
+              // A note and forms: each its own tab, the note first.
+              <Tabs className="tabs">
+                <TabList aria-label="Results" className="tab-list">
+                  <Tab id="note" className="tab">
+                    Note
+                  </Tab>
+                  <Tab id="forms" className="tab">
+                    Forms ({forms.length})
+                  </Tab>
+                </TabList>
+                <TabPanel id="note" className="tab-panel">
+                  {note}
+                </TabPanel>
+                <TabPanel id="forms" className="tab-panel">
+                  {formsSection}
+                </TabPanel>
+              </Tabs>
+            ) : (
+              <>
+                {note}
+                {forms.length > 0 && formsSection}
+              </>
+            )}
+          </div>
+          {transcript && (
+            <div className="results-transcript">
+              <Transcript id={transcriptId} entries={transcript} highlight={highlight} />
+            </div>
+          )}
+        </div>
       )}
     </section>
   );

@@ -10,6 +10,7 @@ import {
   summarySectionSchema,
   transcriptEntrySchema,
 } from '../service';
+import { visitClockSchema } from '../visit-clock';
 
 /** What the renderer may see of sign-in: never a token. */
 export const authStatusSchema = z.object({
@@ -127,6 +128,12 @@ export const resultsSchema = z.object({
   done: z.boolean(),
   summary: z.array(summarySectionSchema).optional(),
   transcript: z.array(transcriptEntrySchema).optional(),
+  /**
+   * The transcript's offsets count only the audio the service received (auto-pauses hold some
+   * back): this maps them to the visit's own time (toVisitMs in shared/visit-clock.ts). Absent
+   * when this app kept none for the visit: the offsets are then shown as the service gave them.
+   */
+  visitClock: visitClockSchema.optional(),
   forms: z.array(filledFormSchema).optional(),
   /** The form-filling session the forms came from (feedback goes to it). */
   formSessionId: z.string().optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { visitClockSchema } from '../visit-clock';
 
 /** Where a visit of this device stands, in the words the History list uses. */
 export const HISTORY_STATES = [
@@ -35,6 +36,11 @@ export const historyEntrySchema = z.object({
    * failed visit can be finished (tried again) or discarded.
    */
   audioKept: z.boolean().optional(),
+  /**
+   * Where its sent audio sits on the visit's own clock (shared/visit-clock.ts): times only, so a
+   * note opened again later shows its transcript on the clock the recording screen showed.
+   */
+  visitClock: visitClockSchema.optional(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 

@@ -229,7 +229,14 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       leg.spool?.setState('finishing');
     }
     delivering.set(encounter.sessionId, encounter);
-    deps.onVisit?.({ sessionId: encounter.sessionId, state: 'processing', endedAt: deps.clock.now() });
+    const visitClock = encounter.recorder.visitClock;
+    deps.onVisit?.({
+      sessionId: encounter.sessionId,
+      state: 'processing',
+      endedAt: deps.clock.now(),
+      // Kept with the visit's times, so a note opened again in a later run maps its transcript.
+      ...(visitClock.length ? { visitClock } : {}),
+    });
     const deliveryLeg = (leg: Leg): DeliveryLeg => ({
       kind: leg.kind,
       sessionId: leg.sessionId,
@@ -244,6 +251,8 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         kind: encounter.kind,
         main: deliveryLeg(encounter),
         forms: encounter.formLeg && deliveryLeg(encounter.formLeg),
+        // Complete now: after End the recorder sends no audio it had not sent already.
+        visitClock: encounter.recorder.visitClock,
       },
       {
         clock: deps.clock,

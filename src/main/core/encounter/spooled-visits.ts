@@ -175,6 +175,8 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
         reopened.flatMap((r) => (r.stream ? [r.stream] : [])),
       );
       const [main, forms] = reopened.map(deliveryLeg);
+      // Kept by the run that recorded the visit (none in an older or rebuilt manifest).
+      const visitClock = reopened[0]?.spool.visitClock;
       deps.onVisit?.({
         sessionId: visit.sessionId,
         encounterId: visit.encounterId,
@@ -182,9 +184,10 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
         startedAt: visit.startedAt,
         state: 'processing',
         audioKept: true,
+        ...(visitClock?.length ? { visitClock } : {}),
       });
       void deliverVisit(
-        { sessionId: visit.sessionId, kind: visit.kind, main: main!, forms },
+        { sessionId: visit.sessionId, kind: visit.kind, main: main!, forms, visitClock },
         {
           clock: deps.clock,
           log: deps.log,

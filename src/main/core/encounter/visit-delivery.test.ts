@@ -86,6 +86,22 @@ describe('delivering a visit after End', () => {
     expect(visits.at(-1)).toMatchObject({ audioKept: false });
   });
 
+  it("the note's results carry the visit clock kept while recording, to show transcript times on it", async () => {
+    const visitClock = [
+      { sentStartMs: 0, visitStartMs: 0 },
+      { sentStartMs: 3_000, visitStartMs: 3_400 },
+    ];
+    const { deps, results } = harness(scriptedService().rest);
+    await deliverVisit({ sessionId: 's1', kind: 'ambient', main: leg([]), visitClock }, deps);
+    expect(results).toEqual([expect.objectContaining({ status: 'completed', transcript: [], visitClock })]);
+
+    // None kept (an older spool, a rebuilt manifest): the transcript keeps the service's times.
+    const without = harness(scriptedService().rest);
+    await deliverVisit({ sessionId: 's1', kind: 'ambient', main: leg([]) }, without.deps);
+    expect(without.results[0]).toMatchObject({ status: 'completed' });
+    expect(without.results[0]).not.toHaveProperty('visitClock');
+  });
+
   it('a session the service had already ended (the answer to the first end was lost) goes on to its verdict', async () => {
     const alreadyEnded = new ServiceCallError(
       400,

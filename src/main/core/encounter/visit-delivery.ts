@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import type { HistoryEntry, Results, StartEncounter } from '../../../shared/contract';
+import type { VisitClock } from '../../../shared/visit-clock';
 import type { Clock, Logger } from '../ports';
 import type { Poll } from '../results/results-poller';
 import { isRetryable } from '../service/rest-client-transport';
@@ -36,6 +37,8 @@ export interface VisitToDeliver {
   main: DeliveryLeg;
   /** An ambient visit's form-filling session; its failure costs the forms, never the note. */
   forms?: DeliveryLeg | undefined;
+  /** Where the main session's audio was captured on the visit clock, for its transcript's times. */
+  visitClock?: VisitClock | undefined;
 }
 
 export interface DeliveryDeps {

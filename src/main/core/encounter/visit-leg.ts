@@ -53,7 +53,14 @@ export function openLeg(options: LegOptions): Leg {
     log,
     ...(spool ? { audioLog: spooledAudioLog(spool, { onWriteFailure: options.onDiskFailure }) } : {}),
   });
-  const recorder = createRecorder({ stream, clock, log, timing: options.timing });
+  const recorder = createRecorder({
+    stream,
+    clock,
+    log,
+    timing: options.timing,
+    // Kept with the audio, so a visit finished by a later run still maps its transcript's times.
+    ...(spool ? { onVisitClock: (visitClock) => void spool.setVisitClock(visitClock) } : {}),
+  });
   return { kind, sessionId, recorder, stream, ...(spool ? { spool } : {}) };
 }
 

@@ -1,4 +1,5 @@
 import type { HistoryState, Results, StartEncounter } from '../../../shared/contract';
+import type { VisitClock } from '../../../shared/visit-clock';
 import type { Clock } from '../ports';
 import { pollUntilTerminal, type Poll } from '../results/results-poller';
 import type { ServiceSession } from './service-session';
@@ -48,11 +49,18 @@ export async function endAndAwaitVerdict(
 /**
  * What the results view gets once the service is done with a visit: the note and transcript (or
  * the forms of a form-filling visit), an ambient visit's forms from its form-filling session, and
- * a sentence with the next step for anything that did not complete.
+ * a sentence with the next step for anything that did not complete. The transcript's offsets
+ * count only the audio the service received: the visit clock, when this app kept one, goes with
+ * it so the view shows them on the visit's own time.
  */
 export async function fetchVisitResults(
   rest: Rest,
-  visit: { kind: Kind; sessionId: string; formSessionId?: string | undefined },
+  visit: {
+    kind: Kind;
+    sessionId: string;
+    formSessionId?: string | undefined;
+    visitClock?: VisitClock | undefined;
+  },
   status: string,
   formsStatus: string | undefined,
 ): Promise<Results> {
@@ -64,7 +72,12 @@ export async function fetchVisitResults(
     rest.ambientTranscript(visit.sessionId),
     visit.formSessionId && formsStatus === 'completed' ? rest.structuredData(visit.formSessionId) : undefined,
   ]);
-  const note = { ...base, summary: content.summary, transcript: transcript.final_transcript };
+  const note = {
+    ...base,
+    summary: content.summary,
+    transcript: transcript.final_transcript,
+    ...(visit.visitClock?.length ? { visitClock: visit.visitClock } : {}),
+  };
   if (!visit.formSessionId) return note;
   const formSessionId = visit.formSessionId;
   return forms
@@ -82,7 +95,12 @@ export async function fetchVisitResults(
  */
 export async function fetchEarlierVisit(
   rest: Rest,
-  entry: { kind: Kind; sessionId: string; formSessionId?: string | undefined },
+  entry: {
+    kind: Kind;
+    sessionId: string;
+    formSessionId?: string | undefined;
+    visitClock?: VisitClock | undefined;
+  },
 ): Promise<Results> {
   const status =
     entry.kind === 'ambient'

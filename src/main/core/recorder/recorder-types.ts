@@ -15,6 +15,14 @@ export interface CapturedChunk {
   speechProbability?: number;
 }
 
+/**
+ * A chunk that counts on the visit clock, with where it was captured on it: the visit's elapsed
+ * time before the chunk (the recording screen's clock; a manual pause stops it).
+ */
+export interface VisitChunk extends CapturedChunk {
+  visitAtMs: number;
+}
+
 /** What the clinician sees the recorder doing (DESIGN.md: state in words). */
 export type RecorderState =
   | 'idle'

@@ -1,3 +1,4 @@
+import { VisitClockBuilder, type VisitClock } from '../../../shared/visit-clock';
 import type { Clock, Logger } from '../ports';
 import type { StreamLinkChange, StreamPort } from '../stream/stream-port';
 import { PCM_BYTES_PER_MS, pcmDurationMs } from './audio-duration';
@@ -7,6 +8,7 @@ import {
   DEFAULT_RECORDER_TIMING,
   type RecorderState,
   type RecorderTiming,
+  type VisitChunk,
 } from './recorder-types';
 import { CaptureWatchdog, PauseTimers, TimerSlot } from './recorder-timers';
 import {
@@ -22,11 +24,22 @@ export interface RecorderOptions {
   clock: Clock;
   log: Logger;
   timing?: Partial<RecorderTiming>;
+  /**
+   * The visit clock gained a stretch (see `visitClock`): called before that stretch's first audio
+   * goes to the stream, so whatever keeps the clock beside the audio (the spool) never holds audio
+   * its clock does not place. A few calls a visit: one per gap in the audio sent.
+   */
+  onVisitClock?(clock: VisitClock): void;
 }
 
 export interface Recorder {
   /** The current snapshot (byte counts read from the stream now). */
   readonly state: RecorderSnapshot;
+  /**
+   * Where the audio handed to the stream was captured on the visit clock (shared/visit-clock.ts):
+   * the service's transcript offsets count only what it received.
+   */
+  readonly visitClock: VisitClock;
   /** Called with every changed snapshot; returns the unsubscribe function. */
   onChange(listener: (snapshot: RecorderSnapshot) => void): () => void;
   start(): void;
@@ -84,7 +97,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
 
   const service = new ServiceLink(stream, log);
   const emitter = new SnapshotEmitter(log);
-  const preRoll = new PreRollBuffer(timing.preRollMs);
+  const preRoll = new PreRollBuffer<VisitChunk>(timing.preRollMs);
+  const visitClock = new VisitClockBuilder();
   const pauseTimers = new PauseTimers(clock, timing, { onKeepAlive, onPauseLimit });
   const watchdog = new CaptureWatchdog(clock, timing.captureStallMs, onCaptureStall);
   const endingRefresh = new TimerSlot(clock);
@@ -120,7 +134,9 @@ export function createRecorder(options: RecorderOptions): Recorder {
     emitter.publish(snapshot());
   }
 
-  function send(chunk: CapturedChunk): void {
+  function send(chunk: VisitChunk): void {
+    if (visitClock.appendSent({ visitAtMs: chunk.visitAtMs, durationMs: pcmDurationMs(chunk.pcm) }))
+      options.onVisitClock?.(visitClock.clock);
     stream.sendAudio(chunk.pcm);
   }
 
@@ -224,6 +240,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
       return snapshot();
     },
 
+    get visitClock() {
+      return visitClock.clock;
+    },
+
     onChange(listener) {
       return emitter.subscribe(listener);
     },
@@ -244,13 +264,16 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const ms = pcmDurationMs(chunk.pcm);
       if (pause?.kind === 'manual') return emit(); // privacy: dropped, neither sent nor kept
 
+      // Its place on the visit clock stays with it, also in the pre-roll: sent after a pause, it
+      // still belongs to when it was captured, not to when it went out.
+      const counted: VisitChunk = { ...chunk, visitAtMs: elapsedMs };
       elapsedMs += ms;
       if (pause) {
         if (chunk.speech) {
           leavePause();
-          send(chunk);
+          send(counted);
         } else {
-          preRoll.push(chunk);
+          preRoll.push(counted);
           // Audio flows again; the pause now only waits for speech.
           if (pause.cause === 'mic-stopped') pause.cause = 'no-speech';
         }
@@ -258,7 +281,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       }
 
       // The network never costs audio: the stream client keeps what it cannot send yet.
-      send(chunk);
+      send(counted);
       watchdog.arm();
       silenceMs = chunk.speech ? 0 : silenceMs + ms;
       // Only on an open link: a connection that is not up has nothing to pause, and the next

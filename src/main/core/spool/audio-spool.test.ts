@@ -108,6 +108,33 @@ describe('the audio spool', () => {
     expect(continueAudioSpool(o, recovered).ackedOffset).toBe(ACKED_SAVE_STEP_BYTES);
   });
 
+  it('keeps the visit clock of the audio sent as soon as it gains a stretch, for the next run', () => {
+    // A long segment: no segment change saves the manifest in between.
+    const o = options({ segmentAudioBytes: CHUNK * 1_000 });
+    const spool = write(o, 5);
+    // None kept yet (as in an older spool): the transcript would keep the service's times.
+    expect(spool.visitClock).toBeUndefined();
+    expect(recoverAudioSpool(o.dir, key).manifest.visitClock).toBeUndefined();
+    const clock = [
+      { sentStartMs: 0, visitStartMs: 0 },
+      { sentStartMs: 500, visitStartMs: 1_400 },
+    ];
+    expect(spool.setVisitClock(clock)).toBe(true);
+    spool.append(chunk(5));
+    // Killed here (never closed): the clock is on disk already, and a continued spool has it.
+    const recovered = recoverAudioSpool(o.dir, key);
+    expect(recovered.manifest.visitClock).toEqual(clock);
+    expect(continueAudioSpool(o, recovered).visitClock).toEqual(clock);
+
+    // A clock that does not read as one costs only the clock, not the manifest of the visit's audio.
+    const manifestPath = join(o.dir, 'manifest.json');
+    const saved = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
+    writeFileSync(manifestPath, JSON.stringify({ ...saved, visitClock: [{ sentStartMs: 'x' }] }));
+    const damaged = recoverAudioSpool(o.dir, key);
+    expect(damaged.manifest.visitClock).toBeUndefined();
+    expect(damaged.length).toBe(6 * CHUNK);
+  });
+
   it('drops a torn last record and recovers every complete one before it', () => {
     const o = options();
     write(o, 14);

@@ -1,5 +1,6 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import type { VisitClock } from '../../../shared/visit-clock';
 import { createSpoolIndex, type SpoolIndex } from './spool-index';
 import {
   readSpoolManifest,
@@ -20,8 +21,9 @@ export { SpoolKeyError, readRecoveredAudio, recoverAudioSpool, type RecoveredSpo
  * (spool-record.ts) and a manifest written atomically (spool-manifest.ts). Each append is one
  * write() to the open segment, so a killed app loses at most the write in flight; a segment is
  * fsynced when it closes, and the manifest is rewritten (atomically, fsynced) when a segment opens
- * or closes and when the visit changes state. The sender reads the audio back from these files
- * (spool-reader.ts), through an index of where each record is (spool-index.ts).
+ * or closes, when the visit changes state and when its visit clock gains a stretch. The sender
+ * reads the audio back from these files (spool-reader.ts), through an index of where each record
+ * is (spool-index.ts).
  *
  * A disk that refuses a write (full, failing) never costs audio through an exception: the spool
  * stops writing audio for good and says so in `writeFailure`, and the caller keeps the rest.
@@ -66,6 +68,14 @@ export interface AudioSpool {
   readonly ackedOffset: number;
   /** Returns whether the manifest could be saved (a full disk may refuse it; nothing throws). */
   setState(state: SpoolState): boolean;
+  /**
+   * The visit clock of the audio sent (shared/visit-clock.ts), saved with the manifest at once: it
+   * changes only at a gap in the audio sent, a few times a visit, and before that audio comes.
+   * Returns whether it was saved.
+   */
+  setVisitClock(clock: VisitClock): boolean;
+  /** The visit clock last set, also by an earlier run; undefined when none was kept. */
+  readonly visitClock: VisitClock | undefined;
   /**
    * The visit could not be finished for a reason retrying alone cannot change (the service refused
    * a step): it then waits for the clinician (Try again, or Discard) instead of being resumed by
@@ -268,6 +278,13 @@ function openSpool(
     setState(state) {
       manifest.state = state;
       return saveManifest() === undefined;
+    },
+    setVisitClock(clock) {
+      manifest.visitClock = clock.map((segment) => ({ ...segment }));
+      return saveManifest() === undefined;
+    },
+    get visitClock() {
+      return manifest.visitClock?.map((segment) => ({ ...segment }));
     },
     setFailed(failed) {
       if (failed) manifest.failedAt = now();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { visitClockSchema } from '../../../shared/visit-clock';
 
 /**
  * A spool's manifest: what the visit is, how far the service acknowledged, and the segment files
@@ -33,6 +34,13 @@ const manifestSchema = z.object({
   /** The service has every byte before this (its last ACK we saw); a hint for recovery. */
   ackedOffset: z.number().int().nonnegative(),
   segments: z.array(z.object({ name: z.string(), firstOffset: z.number().int().nonnegative() })),
+  /**
+   * Where the audio sent to the service was captured on the visit clock (shared/visit-clock.ts),
+   * so a visit finished by a later run still shows transcript times as the clinician saw them.
+   * Absent in older spools and rebuilt manifests: the transcript then keeps the service's times.
+   * One that does not read as a clock is dropped, never the manifest with the visit's audio.
+   */
+  visitClock: visitClockSchema.optional().catch(undefined),
 });
 export type SpoolManifest = z.infer<typeof manifestSchema>;
 

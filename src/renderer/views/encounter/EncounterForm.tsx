@@ -1,5 +1,11 @@
 import { useEffect, useId, useState } from 'react';
-import { SPECIALTIES, STANDARD_SECTIONS } from '../../../shared/service';
+import {
+  NOTE_TEMPLATE_IDS,
+  templateName,
+  templateSections,
+  type NoteTemplateId,
+} from '../../../shared/note-templates';
+import { SPECIALTIES, STANDARD_SECTIONS, type SectionName } from '../../../shared/service';
 import { dateInWords, numericExample, readDateOfBirth } from '../../encounter/date-of-birth';
 import { SEX_CHOICES, encounterIdProblem, localIsoDate, type EncounterDraft } from '../../encounter/draft';
 import { useAppStore } from '../../store/use-app-store';
@@ -21,6 +27,8 @@ export function EncounterForm() {
   const ensureDraft = useAppStore((s) => s.ensureDraft);
   const edit = useAppStore((s) => s.editDraft);
   const settingsLoaded = useAppStore((s) => s.settings !== null);
+  const settingsTemplate = useAppStore((s) => s.settings?.noteTemplate);
+  const saveSettings = useAppStore((s) => s.saveSettings);
   const sectionsId = useId();
   // A date being typed is judged once the field is left (or at Start); the date understood shows at once.
   const [birthLeft, setBirthLeft] = useState(false);
@@ -35,11 +43,20 @@ export function EncounterForm() {
     <K extends keyof EncounterDraft>(key: K) =>
     (value: EncounterDraft[K]) =>
       edit({ [key]: value });
+  const template = settingsTemplate ?? 'standard';
+  const templateHint = draft.sections
+    .map((name) => STANDARD_SECTIONS.find((section) => section.name === name)?.title ?? name)
+    .join(', ');
   const summary = [
+    templateName(template),
     specialtyName(draft.specialty),
-    `${draft.sections.length} note section${draft.sections.length === 1 ? '' : 's'}`,
+    template === 'custom'
+      ? `${draft.sections.length} note section${draft.sections.length === 1 ? '' : 's'}`
+      : undefined,
     draft.forms.length ? `${draft.forms.length} form${draft.forms.length === 1 ? '' : 's'}` : 'no forms',
-  ].join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const birth = readDateOfBirth(draft.dateOfBirth, localIsoDate(new Date()));
   const noteProblem = problems['context.sections'] ?? problems['context.provider_specialty'];
   const formsProblem = Object.keys(problems).some((key) => key.startsWith('forms'));
@@ -123,34 +140,61 @@ export function EncounterForm() {
             </select>
           )}
         </Field>
-        <fieldset
-          className="checkbox-grid"
-          aria-describedby={problems['context.sections'] ? `${sectionsId}-problem` : undefined}
-        >
-          <legend>Note sections</legend>
-          {STANDARD_SECTIONS.map((section) => (
-            <label key={section.name} className="checkbox">
-              <input
-                type="checkbox"
-                checked={draft.sections.includes(section.name)}
-                onChange={(event) =>
-                  set('sections')(
-                    // Kept in the standard order whatever the clicking order.
-                    STANDARD_SECTIONS.map((s) => s.name).filter((name) =>
-                      name === section.name ? event.target.checked : draft.sections.includes(name),
-                    ),
-                  )
-                }
-              />
-              {section.title}
-            </label>
-          ))}
-          {problems['context.sections'] && (
-            <p id={`${sectionsId}-problem`} className="problem" role="alert">
-              {problems['context.sections']}
-            </p>
+        <Field label="Note template" hint={template === 'custom' ? undefined : templateHint}>
+          {(control) => (
+            <select
+              {...control}
+              value={template}
+              onChange={(event) => {
+                const id = event.target.value as NoteTemplateId;
+                if (id !== 'custom') set('sections')(templateSections(id, []));
+                // The next visits, and the next launch, start with this template.
+                void saveSettings(
+                  id === 'custom' && draft.sections.length > 0
+                    ? { noteTemplate: id, noteSections: draft.sections as SectionName[] }
+                    : { noteTemplate: id },
+                );
+              }}
+            >
+              {NOTE_TEMPLATE_IDS.map((id) => (
+                <option key={id} value={id}>
+                  {templateName(id)}
+                </option>
+              ))}
+            </select>
           )}
-        </fieldset>
+        </Field>
+        {template === 'custom' && (
+          <fieldset
+            className="checkbox-grid"
+            aria-describedby={problems['context.sections'] ? `${sectionsId}-problem` : undefined}
+          >
+            <legend>Note sections</legend>
+            {STANDARD_SECTIONS.map((section) => (
+              <label key={section.name} className="checkbox">
+                <input
+                  type="checkbox"
+                  checked={draft.sections.includes(section.name)}
+                  onChange={(event) => {
+                    // Kept in the standard order whatever the clicking order.
+                    const sections = STANDARD_SECTIONS.map((s) => s.name).filter((name) =>
+                      name === section.name ? event.target.checked : draft.sections.includes(name),
+                    );
+                    set('sections')(sections);
+                    // Remembered for the next launch; an empty list is named at Start, not saved.
+                    if (sections.length > 0) void saveSettings({ noteSections: sections });
+                  }}
+                />
+                {section.title}
+              </label>
+            ))}
+            {problems['context.sections'] && (
+              <p id={`${sectionsId}-problem`} className="problem" role="alert">
+                {problems['context.sections']}
+              </p>
+            )}
+          </fieldset>
+        )}
         <FormsPicker />
       </details>
     </fieldset>

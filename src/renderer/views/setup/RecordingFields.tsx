@@ -110,3 +110,28 @@ export function RetentionField({ draft, update, problems }: DraftFieldsProps) {
     </Field>
   );
 }
+
+/** How soon an unattended window forgets the patient on screen. */
+export function IdleLockField({ draft, update, problems }: DraftFieldsProps) {
+  return (
+    <Field
+      label="Lock after (minutes without use)"
+      hint="1 to 60 minutes. The window then clears every note, transcript and patient detail. Never while recording."
+      problem={problems.idleLockMinutes}
+    >
+      {(props) => (
+        <input
+          {...props}
+          className="short-input"
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={60}
+          step={1}
+          value={draft.idleLockMinutes}
+          onChange={(e) => update({ idleLockMinutes: e.target.value })}
+        />
+      )}
+    </Field>
+  );
+}

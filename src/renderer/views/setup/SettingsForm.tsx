@@ -4,7 +4,7 @@ import { useAppStore } from '../../store/use-app-store';
 import { AppearanceFields } from './AppearanceFields';
 import { NotificationFields } from './NotificationFields';
 import { PartnerFields } from './PartnerFields';
-import { RecordingFields, RetentionField } from './RecordingFields';
+import { IdleLockField, RecordingFields, RetentionField } from './RecordingFields';
 import { ServiceFields } from './ServiceFields';
 import { draftFrom, pagePatchFrom, type Draft, type SettingsPage } from './setup-draft';
 
@@ -86,7 +86,8 @@ export function SettingsForm(props: {
         <>
           <RecordingFields {...fieldProps} />
           <fieldset>
-            <legend>Appearance</legend>
+            <legend>Privacy and appearance</legend>
+            <IdleLockField {...fieldProps} />
             <AppearanceFields {...fieldProps} />
           </fieldset>
         </>

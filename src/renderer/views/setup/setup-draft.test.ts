@@ -3,9 +3,14 @@ import { DEFAULT_SETTINGS, settingsPatchSchema } from '../../../shared/settings'
 import { draftFrom, pagePatchFrom, patchFrom } from './setup-draft';
 
 describe('the Setup draft', () => {
-  it('gives back the settings it was made from (the microphone is chosen elsewhere; Save ends the first run)', () => {
+  it('gives back the settings it was made from (the microphone and note template are chosen on the visit; Save ends the first run)', () => {
     const patch = patchFrom(draftFrom(DEFAULT_SETTINGS), DEFAULT_SETTINGS);
-    const { microphone: _microphone, ...formSettings } = DEFAULT_SETTINGS;
+    const {
+      microphone: _microphone,
+      noteTemplate: _template,
+      noteSections: _sections,
+      ...formSettings
+    } = DEFAULT_SETTINGS;
     expect(patch).toEqual({ ...formSettings, firstRunComplete: true });
     expect(settingsPatchSchema.safeParse(patch).success).toBe(true);
   });
@@ -32,6 +37,7 @@ describe('the two settings pages', () => {
     expect(Object.keys(clinician).sort()).toEqual([
       'audioProcessing',
       'autoPauseAfterMs',
+      'idleLockMinutes',
       'theme',
       'voiceDetection',
     ]);

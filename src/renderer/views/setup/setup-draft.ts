@@ -22,6 +22,8 @@ export interface Draft {
   autoPauseSeconds: string;
   /** As typed, in days. */
   retentionDays: string;
+  /** As typed, in minutes. */
+  idleLockMinutes: string;
 }
 
 /** What every fieldset of the form gets: the draft, a way to change part of it, main's problems by field. */
@@ -49,6 +51,7 @@ export function draftFrom(settings: Settings): Draft {
     sensitivity: sensitivityOf(settings.voiceDetection) ?? 'custom',
     autoPauseSeconds: String(settings.autoPauseAfterMs / 1000),
     retentionDays: String(settings.audioRetentionDays),
+    idleLockMinutes: String(settings.idleLockMinutes),
   };
 }
 
@@ -57,7 +60,7 @@ export type SettingsPage = 'clinician' | 'service';
 
 /** Which settings each page saves: a page's Save never changes what the other page shows. */
 const PAGE_KEYS: Record<SettingsPage, readonly (keyof SettingsPatch)[]> = {
-  clinician: ['theme', 'audioProcessing', 'voiceDetection', 'autoPauseAfterMs'],
+  clinician: ['theme', 'audioProcessing', 'voiceDetection', 'autoPauseAfterMs', 'idleLockMinutes'],
   service: [
     'service',
     'partnerId',
@@ -105,6 +108,7 @@ export function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
     // Whole ms: 2.5 s is 2500 ms, never 2499.9999.
     autoPauseAfterMs: Math.round(seconds * 1000),
     audioRetentionDays: draft.retentionDays.trim() === '' ? Number.NaN : Number(draft.retentionDays),
+    idleLockMinutes: draft.idleLockMinutes.trim() === '' ? Number.NaN : Number(draft.idleLockMinutes),
     firstRunComplete: true,
   };
 }
