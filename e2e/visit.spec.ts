@@ -1,5 +1,5 @@
 import { readConversation } from './support/audio-analysis';
-import { expectAccessible } from './support/axe';
+import { expectAccessibleInBothThemes } from './support/axe';
 import { expect, test } from './support/fixtures';
 import { tryTheDemo } from './support/workspace';
 
@@ -58,7 +58,7 @@ test('from first launch to a note with a filled form, without reading anything',
   const silenceEndS = conversation.longSilence.endMs / 1_000;
   await expect(state).toHaveAttribute('data-state', 'auto-paused', { timeout: 40_000 });
   await expect(state).toContainText('paused while nobody speaks');
-  await expectAccessible(page, 'auto-paused');
+  await expectAccessibleInBothThemes(page, 'auto-paused');
   await expect(state).toHaveAttribute('data-state', 'streaming', { timeout: 15_000 });
   const resumedAtS = Number((await page.getByTestId('elapsed').textContent())?.split(':')[1]);
   expect(resumedAtS).toBeGreaterThanOrEqual(silenceEndS - 1);
@@ -107,7 +107,7 @@ test('from first launch to a note with a filled form, without reading anything',
   await expect(page.getByTestId('results-heading')).toHaveText('Encounter bed12visit3');
   await expect(page.getByTestId('note-patient')).toHaveText(/^Female · \d+ years · born /);
   await page.screenshot({ path: `e2e/artifacts/visit-results-${scribe.target}.png`, fullPage: true });
-  await expectAccessible(page, 'results: the forms tab, feedback folded');
+  await expectAccessibleInBothThemes(page, 'results: the forms tab, feedback folded');
   await page.getByRole('tab', { name: 'Note' }).click();
 
   // Copy puts the section's plain text on the clipboard, ready for the EHR field.

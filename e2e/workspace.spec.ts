@@ -1,5 +1,10 @@
-import type { Locator, Page } from '@playwright/test';
-import { expectAccessible } from './support/axe';
+import { chromium, type Locator, type Page } from '@playwright/test';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expectAccessible, expectAccessibleInBothThemes } from './support/axe';
+import { startHostProcess } from './support/browser-host-process';
+import { CHROMIUM_FLAGS, chromiumExecutable } from './support/chromium';
 import { expect, test } from './support/fixtures';
 import { chooseFromMenu, tryTheDemo } from './support/workspace';
 
@@ -134,6 +139,7 @@ test('Sign out leaves nothing of the patient on screen or in the page: no note, 
   const start = page.getByRole('button', { name: 'Start recording' });
   await expect(start).toBeDisabled();
   await expect(page.getByTestId('start-signed-out')).toHaveText('Sign in to record');
+  await expectAccessibleInBothThemes(page, 'signed out');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(start).toBeEnabled();
 });
@@ -176,9 +182,43 @@ test('a window left alone for 10 minutes locks and forgets the patient, but neve
   expect(everything).not.toContain('born');
 
   // Continue: a new visit, and the one before in History as a time, an encounter and a state.
-  await expectAccessible(page, 'lock screen');
+  await expectAccessibleInBothThemes(page, 'lock screen');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
   await expect(page.getByLabel('Date of birth')).toHaveValue('');
   await expect(page.getByTestId('history')).toContainText('Note ready');
+});
+
+test('a microphone the system refuses: one message with what to do, no visit at the service, no History row', async ({
+  target,
+}) => {
+  test.skip(target !== 'browser', 'the refusal comes from a Chromium started for it');
+  const dataDir = await mkdtemp(join(tmpdir(), 'scribe-denied-'));
+  const host = await startHostProcess(dataDir);
+  // A microphone is there, and Chromium refuses it to the page as a user or a policy would.
+  const browser = await chromium.launch({
+    executablePath: chromiumExecutable(),
+    args: [...CHROMIUM_FLAGS, '--use-fake-device-for-media-stream', '--deny-permission-prompts'],
+  });
+  try {
+    const page = await (await browser.newContext({ viewport: VIEWPORT })).newPage();
+    await page.goto(host.launchUrl);
+    await tryTheDemo(page);
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    const problem = page.getByTestId('recording-error');
+    await expect(problem).toHaveText(
+      'The app is not allowed to use the microphone. Allow microphone access for Ambient Scribe in your system’s privacy settings, then try again.',
+    );
+    // Said once, on the visit that never started: no "cancelled", no second copy, no History row.
+    await expect(page.getByText('not allowed to use the microphone')).toHaveCount(1);
+    await expect(page.getByTestId('recorder-state')).toHaveText('Ready to record');
+    await expect(page.getByTestId('history')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Start recording' })).toBeEnabled();
+    await expectAccessibleInBothThemes(page, 'microphone refused');
+  } finally {
+    await browser.close();
+    await host.stop();
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 5 });
+  }
 });

@@ -55,7 +55,9 @@ function scriptedMicrophone(chunks: number, log: string[], calls: string[] = [])
       };
     },
     listInputs: async () => [{ deviceId: 'm1', label: 'Desk mic' }],
-    async ensureAccess() {},
+    async ensureAccess() {
+      return () => undefined;
+    },
     onDeviceChange: () => () => undefined,
     async check(settings, onLevel) {
       log.push(`check on ${settings.microphone.label || 'default'}`);
@@ -200,6 +202,22 @@ describe('recording from the store', () => {
     expect(api.calls).toEqual(['settings.get']);
     expect(store.getState().recorder?.state ?? 'idle').toBe('idle');
     expect(await api.call('history.list')).toEqual({ entries: [] });
+  });
+
+  it('holds the microphone it asked for until the recording’s own is open, then lets it go', async () => {
+    const log: string[] = [];
+    const api = inProcessApi(core);
+    const store = createAppStore(api, {
+      ...scriptedMicrophone(5, log),
+      async ensureAccess() {
+        log.push('access held');
+        return () => log.push('access released');
+      },
+    });
+    await store.getState().loadSettings();
+    await store.getState().startRecording();
+    expect(log).toEqual(['access held', 'microphone on', 'access released']);
+    await store.getState().cancelRecording();
   });
 
   it('a microphone that fails after the visit started: says so and discards the visit it could not record', async () => {

@@ -131,8 +131,8 @@ async function round(): Promise<{ idle: Use; recording: Use }> {
     return use(before, snapshot(browserPid, app.host.pid, chunks));
   };
   await page.goto(app.host.launchUrl);
-  await page.getByRole('button', { name: 'Save' }).click();
-  await page.getByRole('heading', { name: 'Visit' }).waitFor();
+  await page.getByRole('button', { name: 'Try the demo' }).click();
+  await page.getByRole('heading', { name: 'Next visit' }).waitFor();
   // Let the page settle before the reference window.
   await page.waitForTimeout(SETTLE_MS);
   const idle = await measure();

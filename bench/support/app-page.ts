@@ -8,19 +8,37 @@ import type { Page } from '@playwright/test';
 const BEARER_PARTNER = { id: 'demo-bearer', token: 'sandbox-bearer-partner-token' };
 
 const signedIn = async (page: Page, providerId?: string) => {
-  await page.getByRole('heading', { name: 'Visit' }).waitFor();
+  await page.getByRole('heading', { name: 'Next visit' }).waitFor();
   await page
     .getByTestId('sign-in-state')
     .filter({ hasText: providerId ? `Signed in as ${providerId}` : /Signed in as / })
     .waitFor({ timeout: 20_000 });
 };
 
-/** First run with the built-in demo service (a bearer partner: Save signs in), receiver on or off. */
-export async function useBuiltinService(page: Page, notificationReceiver: boolean): Promise<void> {
-  await page.getByRole('heading', { name: 'Set up the documentation service' }).waitFor();
-  const receiver = page.getByRole('switch', { name: 'Notification receiver' });
-  if ((await receiver.isChecked()) !== notificationReceiver) await receiver.click();
+/** One settings page from the top bar's menu; `change` fills it in, then Save and back to the visit. */
+async function changeSettings(
+  page: Page,
+  settingsPage: 'Recording and display' | 'Service (for IT)',
+  change: () => Promise<void>,
+): Promise<void> {
+  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('menuitem', { name: 'Settings' }).click();
+  await page.getByRole('tab', { name: settingsPage }).click();
+  await change();
   await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByTestId('save-state').filter({ hasText: 'Saved.' }).waitFor();
+  await page.getByRole('button', { name: 'Back to the visit' }).click();
+}
+
+/** First run with the built-in demo service (Try the demo: it signs in by itself), receiver on or off. */
+export async function useBuiltinService(page: Page, notificationReceiver: boolean): Promise<void> {
+  await page.getByRole('button', { name: 'Try the demo' }).click();
+  await signedIn(page);
+  if (!notificationReceiver) return;
+  await changeSettings(page, 'Service (for IT)', async () => {
+    const receiver = page.getByRole('switch', { name: 'Notification receiver' });
+    if (!(await receiver.isChecked())) await receiver.click();
+  });
   await signedIn(page);
 }
 
@@ -30,16 +48,17 @@ export async function useExternalService(
   serviceUrl: string,
   options: { providerId: string; autoPauseSeconds: number },
 ): Promise<void> {
-  await page.getByRole('heading', { name: 'Set up the documentation service' }).waitFor();
-  await page.getByLabel('A documentation service at this address').check();
+  await page.getByRole('button', { name: 'Connect to your organisation’s service' }).click();
   await page.getByLabel('Service URL').fill(serviceUrl);
   await page.getByLabel('Partner ID').fill(BEARER_PARTNER.id);
   await page.getByLabel('Sign-in model').selectOption('bearer');
   await page.getByLabel('Partner token').fill(BEARER_PARTNER.token);
   await page.getByLabel('Provider ID').fill(options.providerId);
-  await page.getByLabel('Auto-pause after (seconds without speech)').fill(String(options.autoPauseSeconds));
   await page.getByRole('button', { name: 'Save' }).click();
   await signedIn(page, options.providerId);
+  await changeSettings(page, 'Recording and display', () =>
+    page.getByLabel('Auto-pause after (seconds without speech)').fill(String(options.autoPauseSeconds)),
+  );
 }
 
 /** Starts recording a visit; resolves once the page says it records. */

@@ -12,3 +12,14 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
     .map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
   expect(serious, `accessibility of the ${screen} screen`).toEqual([]);
 }
+
+/**
+ * The same check in the light and the dark theme, one after the other, on the page as it stands;
+ * the page is left in the light theme.
+ */
+export async function expectAccessibleInBothThemes(page: Page, screen: string): Promise<void> {
+  for (const colorScheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await expectAccessible(page, `${screen} (${colorScheme})`);
+  }
+}

@@ -18,7 +18,10 @@ export function createAppMicrophones(settings: () => Settings | null): Microphon
       }),
     listInputs,
     async ensureAccess(choice) {
-      (await openMicrophone(choice)).track.stop();
+      // Held open until the recording's own stream is: the device is not stopped and started
+      // again in between (a real device takes a moment to start; the recording opens it as before).
+      const { track } = await openMicrophone(choice);
+      return () => track.stop();
     },
     check: checkMicrophone,
     onDeviceChange(listener) {

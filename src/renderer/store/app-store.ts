@@ -42,7 +42,7 @@ const noMicrophones: MicrophoneAccess = {
   start: () => Promise.reject(new Error('This store has no microphone.')),
   listInputs: async () => [],
   // Access is not this store's question: its start() says there is no microphone.
-  ensureAccess: async () => undefined,
+  ensureAccess: async () => () => undefined,
   onDeviceChange: () => () => undefined,
   check: () => Promise.reject(new Error('This store has no microphone.')),
 };

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { RecorderView, ScribeApi } from '../../shared/contract';
+import type { RecorderView, ScribeApi, StartEncounter } from '../../shared/contract';
 import type { Settings } from '../../shared/settings';
 import type {
   CaptureDeps,
@@ -27,10 +27,12 @@ export interface MicrophoneAccess {
   /** Calls back when a device is plugged in or out; returns the unsubscribe. */
   onDeviceChange(listener: () => void): () => void;
   /**
-   * Opens the microphone as recording will and closes it at once: whether it may be used and is
-   * there, asked before a visit is created. Rejects with the sentence to show.
+   * Opens the microphone as recording will: whether it may be used and is there, asked before a
+   * visit is created. Rejects with the sentence to show; resolves with the way to let it go, called
+   * once the recording's own microphone is open (the device stays open in between, so it is not
+   * started twice).
    */
-  ensureAccess(settings: Pick<Settings, 'microphone' | 'audioProcessing'>): Promise<void>;
+  ensureAccess(settings: Pick<Settings, 'microphone' | 'audioProcessing'>): Promise<() => void>;
   /** Opens the microphone for a level check only: nothing is recorded or sent. */
   check(
     settings: Pick<Settings, 'microphone' | 'audioProcessing'>,
@@ -122,6 +124,38 @@ export const createRecordingSlice =
         },
         onLevel: (level) => set({ level }),
       });
+    }
+
+    /** Starts the visit at main, then opens its microphone; a microphone that fails cancels it. */
+    async function startVisitAndCapture(
+      settings: Settings,
+      request: StartEncounter,
+    ): Promise<CaptureSession | undefined> {
+      try {
+        const view = await api.call('encounter.start', request);
+        get().receiveRecorderView(view);
+        const patient = request.kind === 'ambient' ? request.context?.patient_info : undefined;
+        if (view.sessionId)
+          set({
+            patient: {
+              sessionId: view.sessionId,
+              ...(patient?.date_of_birth ? { dateOfBirth: patient.date_of_birth } : {}),
+              ...(patient?.sex ? { sex: patient.sex } : {}),
+            },
+          });
+      } catch (error) {
+        // Nothing started (the service refused or could not be reached): nothing to undo.
+        set({ recordingError: (error as Error).message });
+        return undefined;
+      }
+      try {
+        return await openCapture(settings);
+      } catch (error) {
+        // The microphone would not open: the service session must not wait for audio that never comes.
+        await api.call('recorder.cancel').catch(() => undefined);
+        set({ recordingError: (error as Error).message });
+        return undefined;
+      }
     }
 
     /** Calls a recorder verb; its answer is the new recorder view, its failure a sentence. */
@@ -230,11 +264,12 @@ export const createRecordingSlice =
         set({ recordingError: null, recordingNotice: null, level: null, micCheck: { state: 'off' } });
         get().clearResults();
         const starting = (async (): Promise<CaptureSession | undefined> => {
+          let releaseAccess: () => void;
           try {
             // The microphone first: denied or missing, the clinician is told once and no visit is
             // created at the service or in History.
             set({ openingMicrophone: true });
-            await microphones.ensureAccess(settings);
+            releaseAccess = await microphones.ensureAccess(settings);
           } catch (error) {
             set({ recordingError: (error as Error).message });
             return undefined;
@@ -242,30 +277,9 @@ export const createRecordingSlice =
             set({ openingMicrophone: false });
           }
           try {
-            const view = await api.call('encounter.start', encounter.request);
-            get().receiveRecorderView(view);
-            const patient =
-              encounter.request.kind === 'ambient' ? encounter.request.context?.patient_info : undefined;
-            if (view.sessionId)
-              set({
-                patient: {
-                  sessionId: view.sessionId,
-                  ...(patient?.date_of_birth ? { dateOfBirth: patient.date_of_birth } : {}),
-                  ...(patient?.sex ? { sex: patient.sex } : {}),
-                },
-              });
-          } catch (error) {
-            // Nothing started (the service refused or could not be reached): nothing to undo.
-            set({ recordingError: (error as Error).message });
-            return undefined;
-          }
-          try {
-            return await openCapture(settings);
-          } catch (error) {
-            // The microphone would not open: the service session must not wait for audio that never comes.
-            await api.call('recorder.cancel').catch(() => undefined);
-            set({ recordingError: (error as Error).message });
-            return undefined;
+            return await startVisitAndCapture(settings, encounter.request);
+          } finally {
+            releaseAccess();
           }
         })();
         capture = starting;
