@@ -1,4 +1,12 @@
-import type { Settings } from '../../../shared/settings';
+import {
+  AUDIO_RETENTION_MAX_DAYS,
+  AUDIO_RETENTION_MIN_DAYS,
+  AUTO_PAUSE_MAX_MS,
+  AUTO_PAUSE_MIN_MS,
+  IDLE_LOCK_MAX_MINUTES,
+  IDLE_LOCK_MIN_MINUTES,
+  type Settings,
+} from '../../../shared/settings';
 import { SENSITIVITIES, SENSITIVITY_WORDS } from '../../settings/voice-sensitivity';
 import { Field } from '../Field';
 import type { Draft, DraftFieldsProps } from './setup-draft';
@@ -62,76 +70,77 @@ export function RecordingFields({ draft, update, problems }: DraftFieldsProps) {
             </select>
           )}
         </Field>
-        <Field
+        <NumberField
           label="Auto-pause after (seconds without speech)"
           hint="2 to 20 seconds. Shorter sends less silence; longer keeps a thinking pause in one stretch."
           problem={problems.autoPauseAfterMs}
-        >
-          {(props) => (
-            <input
-              {...props}
-              className="short-input"
-              type="number"
-              inputMode="decimal"
-              min={2}
-              max={20}
-              step={1}
-              value={draft.autoPauseSeconds}
-              onChange={(e) => update({ autoPauseSeconds: e.target.value })}
-            />
-          )}
-        </Field>
+          min={AUTO_PAUSE_MIN_MS / 1000}
+          max={AUTO_PAUSE_MAX_MS / 1000}
+          decimals
+          value={draft.autoPauseSeconds}
+          onChange={(autoPauseSeconds) => update({ autoPauseSeconds })}
+        />
       </fieldset>
     </>
+  );
+}
+
+/** A number typed in a short field, between `min` and `max` (the schema names a wrong one on Save). */
+function NumberField(props: {
+  label: string;
+  hint: string;
+  problem: string | undefined;
+  min: number;
+  max: number;
+  value: string;
+  decimals?: boolean;
+  onChange(value: string): void;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint} problem={props.problem}>
+      {(control) => (
+        <input
+          {...control}
+          className="short-input"
+          type="number"
+          inputMode={props.decimals ? 'decimal' : 'numeric'}
+          min={props.min}
+          max={props.max}
+          step={1}
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      )}
+    </Field>
   );
 }
 
 /** How long an unfinished visit's audio may stay on this computer: the organisation's rule. */
 export function RetentionField({ draft, update, problems }: DraftFieldsProps) {
   return (
-    <Field
+    <NumberField
       label="Keep unfinished visits' audio for (days)"
       hint="1 to 30 days. Audio that has not reached the service is kept this long, encrypted, then deleted. Audio of a visit with its note is deleted 10 minutes after the note arrives."
       problem={problems.audioRetentionDays}
-    >
-      {(props) => (
-        <input
-          {...props}
-          className="short-input"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={30}
-          step={1}
-          value={draft.retentionDays}
-          onChange={(e) => update({ retentionDays: e.target.value })}
-        />
-      )}
-    </Field>
+      min={AUDIO_RETENTION_MIN_DAYS}
+      max={AUDIO_RETENTION_MAX_DAYS}
+      value={draft.retentionDays}
+      onChange={(retentionDays) => update({ retentionDays })}
+    />
   );
 }
 
 /** How soon an unattended window forgets the patient on screen. */
 export function IdleLockField({ draft, update, problems }: DraftFieldsProps) {
   return (
-    <Field
+    <NumberField
       label="Lock after (minutes without use)"
       hint="1 to 60 minutes. The window then clears every note, transcript and patient detail. Never while recording."
       problem={problems.idleLockMinutes}
-    >
-      {(props) => (
-        <input
-          {...props}
-          className="short-input"
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={60}
-          step={1}
-          value={draft.idleLockMinutes}
-          onChange={(e) => update({ idleLockMinutes: e.target.value })}
-        />
-      )}
-    </Field>
+      min={IDLE_LOCK_MIN_MINUTES}
+      max={IDLE_LOCK_MAX_MINUTES}
+      value={draft.idleLockMinutes}
+      onChange={(idleLockMinutes) => update({ idleLockMinutes })}
+    />
   );
 }
