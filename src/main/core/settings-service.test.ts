@@ -81,3 +81,62 @@ describe('settings in browser mode (a JSON file)', () => {
     expect(reopened.providerId).toBe('dr-b');
   });
 });
+
+describe('settings under the organisation’s policy', () => {
+  const policy = {
+    serviceUrl: 'https://scribe.example.org',
+    partnerId: 'clinic7',
+    authModel: 'bearer' as const,
+    providerId: 'dr-{username}',
+    idleLockMinutes: 5,
+    voiceSensitivity: 'high' as const,
+    locked: ['serviceUrl', 'partnerId', 'authModel', 'providerId'] as const,
+  };
+  const managed = () =>
+    createSettingsService(createJsonFileStorage(file, silentLogger), silentLogger, {
+      policy: { ...policy, locked: [...policy.locked] },
+      username: 'jdoe',
+    });
+
+  it('a fresh laptop starts with the policy’s service, its first run done, {username} filled in', async () => {
+    const settings = (await managed()).get();
+    expect(settings).toMatchObject({
+      service: { kind: 'url', baseUrl: 'https://scribe.example.org' },
+      partnerId: 'clinic7',
+      authModel: 'bearer',
+      providerId: 'dr-jdoe',
+      idleLockMinutes: 5,
+      voiceDetection: { positiveSpeechThreshold: 0.1, negativeSpeechThreshold: 0.05 },
+      firstRunComplete: true,
+    });
+  });
+
+  it('refuses a change to a locked setting by name, and keeps the clinician’s own changes to the rest', async () => {
+    const settings = await managed();
+    expect(settings.locked).toEqual(['service', 'partnerId', 'authModel', 'providerId']);
+    const refused = settings.update({ partnerId: 'other', idleLockMinutes: 15 });
+    await expect(refused).rejects.toBeInstanceOf(UserFacingError);
+    await expect(refused).rejects.toMatchObject({
+      fields: [
+        { field: 'partnerId', message: 'Partner ID is set by your organisation and cannot be changed here.' },
+      ],
+    });
+    // The same value again is no change: a whole settings page can be saved.
+    await settings.update({ partnerId: 'clinic7', idleLockMinutes: 15 });
+    expect((await managed()).get()).toMatchObject({ idleLockMinutes: 15, partnerId: 'clinic7' });
+  });
+
+  it('a locked setting wins over what was stored before the policy came', async () => {
+    const before = await open();
+    await before.update({
+      partnerId: 'typed-by-hand',
+      service: { kind: 'builtin-sandbox' },
+      idleLockMinutes: 20,
+    });
+    const settings = (await managed()).get();
+    expect(settings.partnerId).toBe('clinic7');
+    expect(settings.service).toEqual({ kind: 'url', baseUrl: 'https://scribe.example.org' });
+    // Not locked: the clinician's value stays.
+    expect(settings.idleLockMinutes).toBe(20);
+  });
+});

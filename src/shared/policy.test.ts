@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { expandProviderId, lockedSettings, policySchema, settingsFromPolicy } from './policy';
+import { DEFAULT_SETTINGS } from './settings';
+
+describe('the organisation’s policy', () => {
+  it('sets the service and completes the first run; the rest of the defaults stay', () => {
+    const policy = policySchema.parse({ serviceUrl: 'https://scribe.example.org', autoPauseSeconds: 6 });
+    const settings = settingsFromPolicy(policy, DEFAULT_SETTINGS, { username: 'jdoe' });
+    expect(settings).toEqual({
+      ...DEFAULT_SETTINGS,
+      service: { kind: 'url', baseUrl: 'https://scribe.example.org' },
+      autoPauseAfterMs: 6_000,
+      firstRunComplete: true,
+    });
+    // Without a service, the clinician still chooses at the first run.
+    expect(
+      settingsFromPolicy(policySchema.parse({ idleLockMinutes: 3 }), DEFAULT_SETTINGS, { username: 'x' }),
+    ).toEqual({ ...DEFAULT_SETTINGS, idleLockMinutes: 3 });
+  });
+
+  it('locks the settings its keys set; the partner token is never one to lock', () => {
+    expect(
+      lockedSettings(policySchema.parse({ locked: ['serviceUrl', 'voiceSensitivity', 'autoPauseSeconds'] })),
+    ).toEqual(['service', 'voiceDetection', 'autoPauseAfterMs']);
+    expect(policySchema.safeParse({ locked: ['partnerToken'] }).success).toBe(false);
+    expect(expandProviderId('{username}@clinic', 'jdoe')).toBe('jdoe@clinic');
+  });
+
+  it('is strict: an unknown key, an empty partner ID or a short partner token is refused', () => {
+    expect(policySchema.safeParse({ serviceURL: 'https://x.example' }).success).toBe(false);
+    expect(policySchema.safeParse({ partnerId: '' }).error?.issues[0]?.message).toBe('must not be empty');
+    expect(policySchema.safeParse({ partnerToken: 'short' }).error?.issues[0]?.message).toMatch(
+      /^must be the partner token from onboarding/,
+    );
+  });
+});
