@@ -78,6 +78,9 @@ export { expect } from '@playwright/test';
 
 async function browserModeApp(browser: Browser, dataDir: string) {
   const context = await browser.newContext();
+  // The desktop app grants its own window the microphone (permission-policy.ts); a browser tab is
+  // given it here, so the page meets the permission as the app's window does.
+  await context.grantPermissions(['microphone']);
   let host = await startHostProcess(dataDir);
   const page = await context.newPage();
   await page.goto(host.launchUrl);

@@ -16,6 +16,7 @@ import {
   type FailureMessage,
 } from './core/lifecycle/failure-messages';
 import { createQuitFlush } from './core/lifecycle/quit-flush';
+import { osUsername, policyArgument, policySources, readPolicy } from './core/startup/policy-file';
 import { createReloadGuard, MAX_RELOADS, RELOAD_WINDOW_MS } from './core/lifecycle/reload-guard';
 import { scrubbedLogger } from './core/logging/scrubbed-logger';
 import { createSecretValues } from './core/logging/secret-values';
@@ -75,6 +76,11 @@ async function start(): Promise<void> {
   // A damaged settings.json is set aside first (electron-store would throw on it); the window says so.
   const settings = await openElectronSettingsStorage(log);
   core = await createAppCore({
+    // The organisation's policy: `--policy FILE`, AMBIENT_SCRIBE_POLICY, else the machine's location.
+    policy: await readPolicy(
+      policySources({ argument: policyArgument(process.argv), env: process.env, platform: process.platform }),
+    ),
+    username: osUsername(),
     settingsStorage: settings.storage,
     secrets: createElectronSecretBox(app.getPath('userData'), log),
     // Electron security checklist: open only the https (or loopback) sign-in URLs the core built.

@@ -6,6 +6,7 @@ import { HistoryView } from './views/HistoryView';
 import { useIdleLock } from './views/idle-lock';
 import { LaunchAddressNeeded } from './views/LaunchAddressNeeded';
 import { LockScreen } from './views/LockScreen';
+import { PolicyProblem } from './views/PolicyProblem';
 import { RecordView } from './views/visit/RecordView';
 import { ResultsView } from './views/ResultsView';
 import { SettingsView } from './views/setup/SettingsView';
@@ -31,12 +32,15 @@ export function App() {
   useIdleLock(idleMinutes * 60_000, recording || !firstRunComplete, lockForIdle);
   const setup = !firstRunComplete || showSettings;
   useEffect(() => applyTheme(document.documentElement, theme), [theme]);
+  const policyBroken = useAppStore((s) => s.appInfo?.policyProblem !== undefined);
   if (refused) return <LaunchAddressNeeded />;
   return (
     <div className="app">
       <TopBar firstRunComplete={firstRunComplete} onSettings={() => setShowSettings(true)} />
       <StartupNotices />
-      {locked ? (
+      {policyBroken ? (
+        <PolicyProblem />
+      ) : locked ? (
         <LockScreen />
       ) : setup ? (
         <main className="app-main">

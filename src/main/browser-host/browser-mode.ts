@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { createAppCore, type AppCore } from '../core/app-core';
+import { osUsername, policySources, readPolicy } from '../core/startup/policy-file';
 import { defaultDataDirectory, ensurePrivateDataDirectory, PRODUCT_NAME } from '../core/data-directory';
 import { createJsonFileStorage } from '../core/json-file-storage';
 import { scrubbedLogger } from '../core/logging/scrubbed-logger';
@@ -28,6 +29,8 @@ export interface BrowserModeOptions {
   version: string;
   /** Open the page in the system browser too (where there is one). */
   open: boolean;
+  /** `--policy FILE`: the organisation's policy, before AMBIENT_SCRIBE_POLICY and the machine's. */
+  policyFile?: string;
 }
 
 export interface BrowserMode {
@@ -59,7 +62,12 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   const settingsPath = join(dataDirectory, 'browser-settings.json');
   const notices = await checkSettingsFile(settingsPath, log);
 
+  const policy = await readPolicy(
+    policySources({ argument: options.policyFile, env: process.env, platform: process.platform }),
+  );
   const core = await createAppCore({
+    policy,
+    username: osUsername(),
     settingsStorage: createJsonFileStorage(settingsPath, log),
     // Browser mode keeps secrets in a file only this user can read (Electron uses the OS keychain).
     secrets: createFileSecretBox({ filePath: join(dataDirectory, 'browser-secrets.json'), log }),

@@ -13,6 +13,8 @@ const { values } = parseArgs({
     'renderer-dir': { type: 'string' },
     // npm start's fallback: open the page in the system browser too (where there is one).
     open: { type: 'boolean', default: false },
+    // The organisation's policy file (docs/deployment.md); else AMBIENT_SCRIBE_POLICY, else the machine's.
+    policy: { type: 'string' },
   },
 });
 
@@ -28,5 +30,6 @@ const mode = await startBrowserMode({
   renderer: { dir: values['renderer-dir'] ?? fileURLToPath(new URL('../renderer', import.meta.url)) },
   version: __APP_VERSION__,
   open: values.open,
+  ...(values.policy ? { policyFile: values.policy } : {}),
 });
 stopOnSignals(mode);

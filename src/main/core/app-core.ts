@@ -21,6 +21,8 @@ import type { RecorderTiming } from './recorder/recorder-types';
 import { SECRET_NAMES, type SecretBox } from './secrets/secret-box';
 import { createServiceLocator } from './service/service-locator';
 import { createSettingsService, type SettingsService } from './settings-service';
+import { describePolicyProblems, type PolicyReading } from './startup/policy-file';
+import type { Policy } from '../../shared/policy';
 
 export interface AppCoreDeps {
   settingsStorage: JsonStorage;
@@ -44,6 +46,10 @@ export interface AppCoreDeps {
   openExternal?: (url: string) => Promise<void>;
   /** How often the core tells the renderer it is alive. */
   heartbeatIntervalMs?: number;
+  /** The organisation's policy file as read at start (startup/policy-file.ts); none when absent. */
+  policy?: PolicyReading;
+  /** The operating system's user name, for a policy's provider ID written `{username}`. */
+  username?: string;
   /** Tests shrink the recorder's timers. */
   recorderTiming?: Partial<RecorderTiming>;
   /** Tests stretch results polling (see the notification receiver test). */
@@ -97,13 +103,40 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     appInfo: appInfoSchema.parse(shellDeps.appInfo),
     secrets: rememberingSecretBox(shellDeps.secrets, secretValues),
   };
+  // A policy that breaks a rule is not applied at all, and the window shows IT what to fix.
+  const policyReading = shellDeps.policy ?? { kind: 'none' };
+  const policy = policyReading.kind === 'policy' ? policyReading : undefined;
+  if (policyReading.kind === 'invalid') {
+    deps.log.error(`policy: ${describePolicyProblems(policyReading.file, policyReading.problems)}`);
+    deps.appInfo = {
+      ...deps.appInfo,
+      policyProblem: { file: policyReading.file, problems: policyReading.problems },
+    };
+  } else if (policy) {
+    deps.log.info('policy: applied', { file: policy.file, keys: Object.keys(policy.policy) });
+  }
   // Where each run starts in the log, and with what.
   deps.log.info('app: starting', {
     mode: deps.appInfo.mode,
     version: deps.appInfo.version,
     platform: deps.appInfo.platform,
   });
-  const settings = await createSettingsService(deps.settingsStorage, deps.log);
+  const settings = await createSettingsService(
+    deps.settingsStorage,
+    deps.log,
+    ...(policy ? [{ policy: policy.policy, username: shellDeps.username ?? '' }] : []),
+  );
+  if (policy) {
+    deps.appInfo = {
+      ...deps.appInfo,
+      managed: {
+        file: policy.file,
+        locked: [...settings.locked],
+        demoAllowed: policy.policy.demoAllowed ?? true,
+      },
+    };
+    await storePolicyPartnerToken(policy.policy, deps.secrets, deps.log);
+  }
   const events = createEventHub();
   // Loaded once; a failed load (keychain locked) is tried again at the next visit.
   let spoolKey: Promise<Uint8Array> | undefined;
@@ -376,4 +409,22 @@ function asStartProblem(error: ServiceCallError): ServiceCallError {
         ? 'The documentation service had a problem starting the visit. Press Start recording again in a moment; if it keeps happening, tell your IT admin.'
         : undefined;
   return sentence ? new ServiceCallError(error.status, error.id, sentence, error.serviceMessage) : error;
+}
+
+/**
+ * A partner token set by the policy goes into the secret box like a typed one (replacing another),
+ * and out of the policy object at once: nothing else holds it from then on.
+ */
+async function storePolicyPartnerToken(policy: Policy, secrets: SecretBox, log: Logger): Promise<void> {
+  const token = policy.partnerToken;
+  if (token === undefined) return;
+  delete policy.partnerToken;
+  try {
+    if ((await secrets.get(SECRET_NAMES.partnerToken)) === token) return;
+    await secrets.set(SECRET_NAMES.partnerToken, token);
+    log.info('policy: the partner token was stored');
+  } catch (error) {
+    // Sign-in then says the partner token is missing, which is where the clinician looks.
+    log.error('policy: the partner token could not be stored', { error: (error as Error).message });
+  }
 }

@@ -1,7 +1,7 @@
 import type { Settings } from '../../shared/settings';
 import type { MicrophoneAccess } from '../store/recording-slice';
 import { startCapture } from './capture-session';
-import { listInputs, openMicrophone } from './microphone';
+import { ensureMicrophoneAccess, listInputs } from './microphone';
 import { checkMicrophone } from './microphone-check';
 import { loadSpeechDetector } from './vad/load-silero';
 
@@ -17,12 +17,7 @@ export function createAppMicrophones(settings: () => Settings | null): Microphon
         loadClassifier: () => loadSpeechDetector(settings()?.voiceDetection),
       }),
     listInputs,
-    async ensureAccess(choice) {
-      // Held open until the recording's own stream is: the device is not stopped and started
-      // again in between (a real device takes a moment to start; the recording opens it as before).
-      const { track } = await openMicrophone(choice);
-      return () => track.stop();
-    },
+    ensureAccess: ensureMicrophoneAccess,
     check: checkMicrophone,
     onDeviceChange(listener) {
       navigator.mediaDevices?.addEventListener('devicechange', listener);

@@ -126,3 +126,28 @@ export function describeMicrophoneError(error: unknown): MicrophoneError {
       );
   }
 }
+
+/**
+ * Whether a visit can have the microphone, asked before the visit is created (issue 17: a refused
+ * or missing microphone is said once, and no visit starts). Where the window already has the
+ * permission (the desktop app grants it to its own page) nothing is opened: only that a microphone
+ * is there is checked, so the recording opens the device once, as before. Refused: said at once.
+ * Not yet asked: the microphone is opened to ask, and held until the recording's own stream is
+ * open (the returned release), so the device is not stopped and started again in between.
+ */
+export async function ensureMicrophoneAccess(
+  settings: Pick<Settings, 'microphone' | 'audioProcessing'>,
+): Promise<() => void> {
+  const permission = await navigator.permissions
+    ?.query({ name: 'microphone' as PermissionName })
+    .then((status) => status.state)
+    .catch(() => undefined);
+  if (permission === 'denied') throw describeMicrophoneError(new DOMException('refused', 'NotAllowedError'));
+  if (permission === 'granted') {
+    if ((await listInputs().catch(() => [])).length === 0)
+      throw new MicrophoneError('missing', 'No microphone was found. Connect a microphone and try again.');
+    return () => undefined;
+  }
+  const { track } = await openMicrophone(settings);
+  return () => track.stop();
+}

@@ -5,7 +5,10 @@ import { useAppStore } from '../store/use-app-store';
  * simulated. The whole sentence is read with the badge by screen readers and shown on hover.
  */
 export function DemoBadge() {
-  const isDemo = useAppStore((s) => s.settings?.service.kind === 'builtin-sandbox');
+  // Not while a broken policy stops the app: nothing runs, the demo included.
+  const isDemo = useAppStore(
+    (s) => s.settings?.service.kind === 'builtin-sandbox' && s.appInfo?.policyProblem === undefined,
+  );
   if (!isDemo) return null;
   const explanation =
     'The built-in sandbox stands in for the documentation service and signs you in by itself. Its notes are simulated, not clinical documentation.';

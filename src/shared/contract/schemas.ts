@@ -30,6 +30,12 @@ export const appInfoSchema = z.object({
    * what to do (a damaged settings file set aside). Shown in the window; none when all is well.
    */
   notices: z.array(z.string().min(1).max(500)).max(10).optional(),
+  /** The organisation's policy in force (issue 18): its file, the settings it locks, the demo's door. */
+  managed: z.object({ file: z.string(), locked: z.array(z.string()), demoAllowed: z.boolean() }).optional(),
+  /** A policy file that was not applied: the app stops at a screen for IT naming each key and rule. */
+  policyProblem: z
+    .object({ file: z.string(), problems: z.array(z.object({ key: z.string(), rule: z.string() })) })
+    .optional(),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 

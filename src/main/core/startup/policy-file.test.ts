@@ -2,7 +2,13 @@ import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describePolicyProblems, machinePolicyPath, policySources, readPolicy } from './policy-file';
+import {
+  describePolicyProblems,
+  machinePolicyPath,
+  policyArgument,
+  policySources,
+  readPolicy,
+} from './policy-file';
 
 let dir: string;
 beforeEach(async () => {
@@ -29,6 +35,9 @@ describe('where the policy is found', () => {
       'C:\\ProgramData\\Ambient Scribe\\policy.json',
     );
     expect(machinePolicyPath('darwin', {})).toBe('/Library/Application Support/Ambient Scribe/policy.json');
+    expect(policyArgument(['electron', '.', '--policy', '/p.json'])).toBe('/p.json');
+    expect(policyArgument(['app', '--policy=/q.json'])).toBe('/q.json');
+    expect(policyArgument(['app'])).toBeUndefined();
   });
 });
 
@@ -77,11 +86,19 @@ describe('reading a policy', () => {
   });
 
   it('a file that is not JSON, missing where it was pointed at, or unreadable is named as such', async () => {
-    const broken = await policyFile('{"serviceUrl": ');
-    expect(await readPolicy([{ path: broken, required: true }])).toMatchObject({
+    const broken = await policyFile('{"partnerToken": "partner-token-of-clinic-seven" "x": 1}');
+    const reading = await readPolicy([{ path: broken, required: true }]);
+    expect(reading).toMatchObject({
       kind: 'invalid',
-      problems: [{ key: '(file)', rule: expect.stringMatching(/^must be JSON \(/) }],
+      problems: [
+        {
+          key: '(file)',
+          rule: expect.stringMatching(/^must be JSON \(the text breaks off near character \d+\)$/),
+        },
+      ],
     });
+    // Where, never what: nothing of the file's text is repeated.
+    expect(JSON.stringify(reading)).not.toContain('partner-token-of');
     expect(await readPolicy([{ path: join(dir, 'nope.json'), required: true }])).toMatchObject({
       kind: 'invalid',
       problems: [{ key: '(file)', rule: expect.stringMatching(/^must exist/) }],

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { policySchema, type Policy } from '../../../shared/policy';
 
@@ -66,10 +67,17 @@ export async function readPolicy(sources: readonly PolicySource[]): Promise<Poli
     try {
       json = JSON.parse(text);
     } catch (error) {
+      // Where, never what: V8's message can quote the text, and the text may hold a partner token.
+      const position = /position (\d+)/.exec((error as Error).message)?.[1];
       return {
         kind: 'invalid',
         file: source.path,
-        problems: [{ key: '(file)', rule: `must be JSON (${(error as Error).message})` }],
+        problems: [
+          {
+            key: '(file)',
+            rule: `must be JSON${position ? ` (the text breaks off near character ${position})` : ''}`,
+          },
+        ],
       };
     }
     const checked = policySchema.safeParse(json);
@@ -94,4 +102,23 @@ export async function readPolicy(sources: readonly PolicySource[]): Promise<Poli
 /** One sentence for the screen and the log: the file, then each key with its rule. */
 export function describePolicyProblems(file: string, problems: readonly PolicyProblem[]): string {
   return `The policy file ${file} was not applied: ${problems.map((p) => `${p.key} ${p.rule}`).join('; ')}.`;
+}
+
+/** `--policy FILE` or `--policy=FILE` among the app's arguments (Electron passes its own too). */
+export function policyArgument(argv: readonly string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--policy') return argv[i + 1];
+    if (arg.startsWith('--policy=')) return arg.slice('--policy='.length);
+  }
+  return undefined;
+}
+
+/** The operating system's user name for `{username}` ('' where the system has none to give). */
+export function osUsername(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? '';
+  }
 }

@@ -9,7 +9,9 @@ import { SettingsForm } from './SettingsForm';
  * Everything for the clinician (microphone, sensitivity, theme) keeps its default until Settings.
  */
 export function FirstRunView({ settings }: { settings: Settings }) {
-  const [door, setDoor] = useState<'choose' | 'service'>('choose');
+  // The organisation may not offer the demo: then its service is the only door.
+  const demoAllowed = useAppStore((s) => s.appInfo?.managed?.demoAllowed ?? true);
+  const [door, setDoor] = useState<'choose' | 'service'>(demoAllowed ? 'choose' : 'service');
   const saveSettings = useAppStore((s) => s.saveSettings);
   const saveError = useAppStore((s) => s.saveError);
   const headingId = useId();
@@ -28,16 +30,18 @@ export function FirstRunView({ settings }: { settings: Settings }) {
         heading="Connect to your organisation’s service"
         firstRun
         actions={
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => {
-              cameBack.current = true;
-              setDoor('choose');
-            }}
-          >
-            Back
-          </button>
+          demoAllowed && (
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                cameBack.current = true;
+                setDoor('choose');
+              }}
+            >
+              Back
+            </button>
+          )
         }
       />
     );

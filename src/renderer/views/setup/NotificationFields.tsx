@@ -1,3 +1,4 @@
+import { useLockedSetting } from '../locked-settings';
 import type { DraftFieldsProps } from './setup-draft';
 
 /** The notification receiver, with a hint that fits the chosen service. */
@@ -8,6 +9,7 @@ export function NotificationFields({
   hintId,
 }: DraftFieldsProps & { hintId: string }) {
   const isUrl = draft.serviceKind === 'url';
+  const locked = useLockedSetting('notificationReceiver');
   return (
     <fieldset>
       <legend>Notifications</legend>
@@ -17,6 +19,7 @@ export function NotificationFields({
           role="switch"
           checked={draft.notificationReceiver}
           aria-describedby={hintId}
+          disabled={locked}
           onChange={(e) => update({ notificationReceiver: e.target.checked })}
         />
         Notification receiver

@@ -32,7 +32,12 @@ export function PartnerFields({
     <fieldset>
       <legend>Partner and provider</legend>
       {isUrl ? (
-        <Field label="Partner ID" hint="Issued by the service at onboarding." problem={problems.partnerId}>
+        <Field
+          label="Partner ID"
+          hint="Issued by the service at onboarding."
+          problem={problems.partnerId}
+          setting="partnerId"
+        >
           {(props) => (
             <input
               {...props}
@@ -45,7 +50,7 @@ export function PartnerFields({
         <p className="hint field">The sandbox signs in as its demo partner for the sign-in model below.</p>
       )}
 
-      <Field label="Sign-in model" problem={problems.authModel}>
+      <Field label="Sign-in model" problem={problems.authModel} setting="authModel">
         {(props) => (
           <select
             {...props}
@@ -70,6 +75,7 @@ export function PartnerFields({
             label="Identity provider (issuer) URL"
             hint="Your organisation’s OpenID Connect issuer, from your IT admin."
             problem={problems.oidcIssuer}
+            setting="oidcIssuer"
           >
             {(props) => (
               <input
@@ -86,6 +92,7 @@ export function PartnerFields({
             label="Client ID at the identity provider"
             hint="This app’s client ID there, from your IT admin."
             problem={problems.oidcClientId}
+            setting="oidcClientId"
           >
             {(props) => (
               <input
@@ -109,6 +116,7 @@ export function PartnerFields({
               : 'Optional in the sandbox (demo-clinician when empty).'
         }
         problem={problems.providerId}
+        setting="providerId"
       >
         {(props) => (
           <input

@@ -52,6 +52,7 @@ export function RecordingFields({ draft, update, problems }: DraftFieldsProps) {
           label="Voice detection sensitivity"
           hint="How readily a sound counts as speech. Recording pauses itself when nobody speaks and resumes on speech."
           problem={problemUnder(problems, 'voiceDetection')}
+          setting="voiceDetection"
         >
           {(props) => (
             <select
@@ -74,6 +75,7 @@ export function RecordingFields({ draft, update, problems }: DraftFieldsProps) {
           label="Auto-pause after (seconds without speech)"
           hint="2 to 20 seconds. Shorter sends less silence; longer keeps a thinking pause in one stretch."
           problem={problems.autoPauseAfterMs}
+          setting="autoPauseAfterMs"
           min={AUTO_PAUSE_MIN_MS / 1000}
           max={AUTO_PAUSE_MAX_MS / 1000}
           decimals
@@ -94,10 +96,12 @@ function NumberField(props: {
   max: number;
   value: string;
   decimals?: boolean;
+  /** The setting it edits (a locked one is read-only). */
+  setting: string;
   onChange(value: string): void;
 }) {
   return (
-    <Field label={props.label} hint={props.hint} problem={props.problem}>
+    <Field label={props.label} hint={props.hint} problem={props.problem} setting={props.setting}>
       {(control) => (
         <input
           {...control}
@@ -122,6 +126,7 @@ export function RetentionField({ draft, update, problems }: DraftFieldsProps) {
       label="Keep unfinished visits' audio for (days)"
       hint="1 to 30 days. Audio that has not reached the service is kept this long, encrypted, then deleted. Audio of a visit with its note is deleted 10 minutes after the note arrives."
       problem={problems.audioRetentionDays}
+      setting="audioRetentionDays"
       min={AUDIO_RETENTION_MIN_DAYS}
       max={AUDIO_RETENTION_MAX_DAYS}
       value={draft.retentionDays}
@@ -137,6 +142,7 @@ export function IdleLockField({ draft, update, problems }: DraftFieldsProps) {
       label="Lock after (minutes without use)"
       hint="1 to 60 minutes. The window then clears every note, transcript and patient detail. Never while recording."
       problem={problems.idleLockMinutes}
+      setting="idleLockMinutes"
       min={IDLE_LOCK_MIN_MINUTES}
       max={IDLE_LOCK_MAX_MINUTES}
       value={draft.idleLockMinutes}

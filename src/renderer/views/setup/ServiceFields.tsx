@@ -1,4 +1,6 @@
+import { useAppStore } from '../../store/use-app-store';
 import { Field } from '../Field';
+import { useLockedSetting } from '../locked-settings';
 import type { DraftFieldsProps } from './setup-draft';
 
 /**
@@ -12,10 +14,13 @@ export function ServiceFields({
   urlOnly,
 }: DraftFieldsProps & { urlOnly?: boolean }) {
   const isUrl = draft.serviceKind === 'url';
+  // The organisation set the service (the address is then read-only), or does not offer the demo.
+  const locked = useLockedSetting('service');
+  const demoAllowed = useAppStore((s) => s.appInfo?.managed?.demoAllowed ?? true);
   return (
     <fieldset>
       <legend>Service</legend>
-      {!urlOnly && (
+      {!urlOnly && !locked && demoAllowed && (
         <>
           <label className="choice">
             <input
@@ -38,7 +43,11 @@ export function ServiceFields({
         </>
       )}
       {isUrl && (
-        <Field label="Service URL" problem={problems['service.baseUrl'] ?? problems.service}>
+        <Field
+          label="Service URL"
+          problem={problems['service.baseUrl'] ?? problems.service}
+          setting="service"
+        >
           {(props) => (
             <input
               {...props}
