@@ -12,8 +12,16 @@ if (!electron.available && process.env.TEST_WORKER_INDEX === undefined) {
 const COMMAND_LINE_SPECS = /(sandbox-cli|npm-run-dev)\.spec\.ts/;
 /** Specs that measure timing in the page, which other tests' load would disturb. */
 const CADENCE_SPECS = /hidden-page\.spec\.ts/;
+/**
+ * The spec that judges the captured audio against its source sample by sample: it runs last, on
+ * its own. Chromium's fake microphone reads its file on a timer, and under the CPU load of three
+ * other tests (axe-core's scans above all) it skipped audio now and then (waveform r 0.755–0.932
+ * in 3 of about 20 runs, 0.991–0.993 otherwise): the measure is of the app's pipeline, not of a
+ * starved fake device.
+ */
+const FIDELITY_SPECS = /capture\.spec\.ts/;
 /** Specs that record the whole 40 s conversation (about 50 s each). */
-const LONG_SPECS = /(visit|capture)\.spec\.ts/;
+const LONG_SPECS = /visit\.spec\.ts/;
 
 export default defineConfig<ScribeTestOptions>({
   testDir: 'e2e',
@@ -36,7 +44,7 @@ export default defineConfig<ScribeTestOptions>({
     { name: 'browser-long', testMatch: LONG_SPECS, use: { target: 'browser' } },
     {
       name: 'browser',
-      testIgnore: [COMMAND_LINE_SPECS, LONG_SPECS, CADENCE_SPECS],
+      testIgnore: [COMMAND_LINE_SPECS, LONG_SPECS, CADENCE_SPECS, FIDELITY_SPECS],
       use: { target: 'browser' },
     },
     // The hidden-page specs judge the chunks' cadence to a few ms: they run once the rest is done,
@@ -45,6 +53,12 @@ export default defineConfig<ScribeTestOptions>({
       name: 'browser-cadence',
       testMatch: CADENCE_SPECS,
       dependencies: ['browser-long', 'browser'],
+      use: { target: 'browser' },
+    },
+    {
+      name: 'browser-fidelity',
+      testMatch: FIDELITY_SPECS,
+      dependencies: ['browser-cadence'],
       use: { target: 'browser' },
     },
     ...(electron.available

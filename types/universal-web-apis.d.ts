@@ -13,5 +13,13 @@ declare class URL {
   readonly pathname: string;
   readonly username: string;
   readonly password: string;
+  readonly searchParams: URLSearchParams;
   toString(): string;
+}
+
+/** The query of a URL, in order; a name may come more than once. */
+declare class URLSearchParams {
+  [Symbol.iterator](): IterableIterator<[string, string]>;
+  get(name: string): string | null;
+  getAll(name: string): string[];
 }

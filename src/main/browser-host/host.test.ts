@@ -182,13 +182,22 @@ describe('browser mode host', () => {
   });
 
   it('writes refused sockets to the log at most once a second, with a count', async () => {
+    // A count from the test before (its refusals' window) lands up to a second later: let it pass.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    warnings.length = 0;
+    const started = Date.now();
     for (let i = 0; i < 30; i++) {
       const socket = await openRawSocket(host.origin, { origin: host.origin });
       const closed = closeCodeOf(socket);
       socket.send(JSON.stringify({ hello: `guess-${i}` }));
       expect(await closed).toBe(HANDSHAKE_CLOSE.refused);
     }
-    expect(warnings.length).toBeLessThanOrEqual(2);
+    // The first refusal of each second as it comes and one count when the second closes
+    // (throttled-warnings.ts): at most two lines per second the 30 refusals took (a loaded machine
+    // may take more than one), never one line per socket.
+    const seconds = Math.ceil((Date.now() - started) / 1_000);
+    expect(warnings.length).toBeLessThanOrEqual(2 * seconds);
+    expect(warnings.length).toBeLessThan(30);
     expect(warnings[0]).toContain('refused a contract socket');
   });
 
