@@ -1,7 +1,9 @@
 import type { ElectronApplication } from '@playwright/test';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { electronRuntime } from './support/electron-runtime';
 import { expect, test } from './support/fixtures';
 import { tryTheDemo } from './support/workspace';
 
@@ -9,7 +11,8 @@ import { tryTheDemo } from './support/workspace';
  * The desktop shell itself (src/main/index.ts and the files beside it), on a machine with the
  * Electron runtime: the window keeps rendering in the background, a renderer that dies is loaded
  * again (and one that keeps dying closes the app with a dialog), and quitting stops the core first
- * so the visit being recorded is on disk for the next start. Browser mode has no such shell.
+ * so the visit being recorded is on disk for the next start; a visit link from a second launch
+ * reaches the running window. Browser mode has no such shell.
  */
 test.skip(
   ({ target }) => target !== 'electron',
@@ -122,4 +125,26 @@ test('quitting mid-recording stops the core first: the next start finds the visi
   await expect(row).toContainText('Interrupted');
   await row.getByRole('button', { name: 'Finish quitvisit1' }).click();
   await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
+});
+
+test('a visit link from a second launch (Windows, Linux) reaches the running window: its visit opens, filled in', async ({
+  scribe,
+}) => {
+  const { page } = scribe;
+  await tryTheDemo(page);
+  const runtime = electronRuntime();
+  if (!runtime.available) throw new Error(runtime.reason);
+  // As the OS runs the command the installer registered ("…" -- "%1"): the second launch finds the
+  // single-instance lock taken, hands its command line to the running app and exits.
+  const second = spawn(
+    runtime.executable,
+    ['.', '--', 'ambient-scribe://visit?encounter_id=ehr4711&sex=FEMALE&date_of_birth=1961-04-09'],
+    { env: { ...process.env, SCRIBE_DATA_DIR: scribe.dataDir }, stdio: 'ignore' },
+  );
+  const [code] = (await once(second, 'exit')) as [number | null];
+  expect(code).toBe(0);
+  await expect(page.getByLabel('Encounter ID')).toHaveValue('ehr4711');
+  await expect(page.getByLabel('Sex')).toHaveValue('FEMALE');
+  await expect(page.getByTestId('linked-visit')).toHaveText('Opened from the EHR.');
+  expect(await logOf(scribe.dataDir)).toContain('visit link: opened');
 });

@@ -13,7 +13,7 @@ import { createServer as createNetServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { createServer, type UserConfig } from 'vite';
 import electronViteConfig, { DEV_RENDERER_CSP } from '../electron.vite.config';
-import { startBrowserMode, stopOnSignals } from '../src/main/browser-host/browser-mode';
+import { AlreadyRunningError, startBrowserMode, stopOnSignals } from '../src/main/browser-host/browser-mode';
 
 const { values } = parseArgs({
   options: {
@@ -57,6 +57,11 @@ const mode = await startBrowserMode({
   },
   version,
   open: values.open,
+}).catch(async (error: unknown) => {
+  await vite.close();
+  if (!(error instanceof AlreadyRunningError)) throw error;
+  console.error(error.message);
+  process.exit(1);
 });
 console.log('Hot reload is on: edits under src/renderer show in the page at once.');
 stopOnSignals({ stop: async () => void (await Promise.all([mode.stop(), vite.close()])) });

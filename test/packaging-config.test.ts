@@ -1,4 +1,5 @@
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
+import { LinuxTargetHelper } from 'app-builder-lib/out/targets/LinuxTargetHelper';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config';
 import { DebugLogger } from 'builder-util';
 import type { Configuration } from 'electron-builder';
@@ -9,6 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLanguageModelDir } from '../sandbox/processing/pocketsphinx';
 import { RENDERER_CSP } from '../src/shared/csp';
+import { VISIT_LINK_SCHEME } from '../src/shared/visit-link';
 import { callOverSocket, startBrowserMode, type BrowserModeProcess } from './support/browser-mode-process';
 import {
   attributeUrls,
@@ -97,7 +99,39 @@ describe('electron-builder.yml', () => {
     expect(statSync(resource(config.mac?.icon as string)).isFile()).toBe(true);
     expect(statSync(join(projectDir, config.afterPack as string)).isFile()).toBe(true);
   });
+
+  it('registers the visit-link scheme: macOS and Linux through `protocols`, Windows in the installer', async () => {
+    const protocols = [config.protocols ?? []].flat();
+    expect(protocols.flatMap((protocol) => protocol.schemes)).toEqual([VISIT_LINK_SCHEME]);
+    // The desktop file the deb and the AppImage carry, as electron-builder's own code writes it:
+    // the scheme as a MIME type, and the link passed to the app (%U).
+    const desktop = await new LinuxTargetHelper(linuxPackagerFacts(config)).computeDesktopEntry(
+      config.linux!,
+    );
+    expect(desktop).toContain(`MimeType=x-scheme-handler/${VISIT_LINK_SCHEME};`);
+    expect(desktop).toMatch(/^Exec="\/opt\/Ambient Scribe\/ambient-scribe" %U$/m);
+    // Windows: per machine, with "--" before the link so no link is read as a Chromium switch.
+    const nsis = readFileSync(resource(config.nsis?.include as string), 'utf8');
+    const key = `SHELL_CONTEXT "Software\\Classes\\${VISIT_LINK_SCHEME}`;
+    expect(nsis).toContain(`WriteRegStr ${key}" "URL Protocol" ""`);
+    expect(nsis).toContain(`WriteRegStr ${key}\\shell\\open\\command" "" '"$appExe" -- "%1"'`);
+    expect(nsis).toMatch(
+      /!macro customUnInstall\s+DeleteRegKey SHELL_CONTEXT "Software\\Classes\\ambient-scribe"/,
+    );
+  });
 });
+
+/** What electron-builder's Linux desktop-file writer reads of its packager, from the config. */
+function linuxPackagerFacts(config: Configuration): ConstructorParameters<typeof LinuxTargetHelper>[0] {
+  return {
+    config,
+    platformSpecificBuildOptions: config.linux!,
+    executableName: config.linux!.executableName!,
+    appInfo: { productName: config.productName!, sanitizedProductName: config.productName! },
+    info: { metadata: { desktopName: undefined } },
+    fileAssociations: [],
+  } as unknown as ConstructorParameters<typeof LinuxTargetHelper>[0];
+}
 
 describe('the app icons (npm run icons, from resources/icon.svg)', () => {
   const linuxSizes = () =>

@@ -62,3 +62,30 @@ export async function startHostProcess(dataDir: string, extraArgs: string[] = []
     },
   };
 }
+
+/** A second launch of browser mode on this data directory: its exit code and what it printed. */
+export async function launchAgain(
+  dataDir: string,
+  extraArgs: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    ['out/main/browser.js', '--port', '0', '--data', dataDir, ...extraArgs],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = (await once(child, 'close')) as [number | null];
+  return { code, stdout, stderr };
+}
+
+/**
+ * A second launch with `--open-url` on a data directory where browser mode runs (as the EHR's
+ * link launches the app): it hands the link over and exits.
+ */
+export const openUrlInRunningApp = (dataDir: string, url: string) =>
+  launchAgain(dataDir, ['--open-url', url]);

@@ -18,6 +18,7 @@ import {
 import { createQuitFlush } from './core/lifecycle/quit-flush';
 import { osUsername, policyArgument, policySources, readPolicy } from './core/startup/policy-file';
 import { createReloadGuard, MAX_RELOADS, RELOAD_WINDOW_MS } from './core/lifecycle/reload-guard';
+import { visitLinkInArgs } from './core/visit-links/visit-link-args';
 import { scrubbedLogger } from './core/logging/scrubbed-logger';
 import { createSecretValues } from './core/logging/secret-values';
 import { systemClock } from './core/ports';
@@ -58,11 +59,34 @@ app.on('before-quit', (event) => quitFlush.onBeforeQuit(event));
 
 // One instance per user: two would share the secret box, and a rotated OIDC refresh token replayed
 // by the second instance makes the identity provider revoke the sign-in of both.
+// A second launch is how Windows and Linux hand over a visit link from the EHR (issue 18): its
+// command line carries the link, and it exits once this instance has it.
 if (!app.requestSingleInstanceLock()) app.exit(0);
-app.on('second-instance', () => {
+app.on('second-instance', (_event, argv) => {
+  const link = visitLinkInArgs(argv);
+  if (link) openVisitLink(link);
+  showWindow();
+});
+// macOS hands links to the running app (and to one it launches for them, possibly before it is
+// ready) as open-url events; the installer's Info.plist registers the scheme (electron-builder
+// `protocols`).
+app.on('open-url', (event, url) => {
+  event.preventDefault();
+  openVisitLink(url);
+  showWindow();
+});
+
+/** Links that arrive before the core exists (the first launch's own, macOS's early open-url) wait. */
+const earlyLinks: string[] = [];
+function openVisitLink(url: string): void {
+  if (core) core.openVisitLink(url);
+  else earlyLinks.push(url);
+}
+
+function showWindow(): void {
   if (mainWindow?.isMinimized()) mainWindow.restore();
   mainWindow?.focus();
-});
+}
 
 async function start(): Promise<void> {
   await ensurePrivateDataDirectory(app.getPath('userData'));
@@ -98,6 +122,9 @@ async function start(): Promise<void> {
     secretValues,
     clock: systemClock,
   });
+  // The launch's own link (Windows, Linux), then any macOS handed over while the app started.
+  const launchLink = visitLinkInArgs(process.argv);
+  for (const link of [...(launchLink ? [launchLink] : []), ...earlyLinks.splice(0)]) core.openVisitLink(link);
   const window = createMainWindow({
     preloadPath: join(outDir, 'preload', 'index.cjs'),
     appOrigin,

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { applyTheme } from './settings/theme';
 import { RECORDING_STATES } from './store/recording-states';
 import { useAppStore } from './store/use-app-store';
@@ -13,6 +13,7 @@ import { SettingsView } from './views/setup/SettingsView';
 import { StartupNotices } from './views/StartupNotices';
 import { StatusBar } from './views/StatusBar';
 import { TopBar } from './views/TopBar';
+import { useOpenLinkedVisits, VisitLinkNotices } from './views/VisitLinkNotices';
 
 /**
  * The clinician's workspace (issue 17): a compact top bar (demo badge, who is signed in, a menu
@@ -33,11 +34,15 @@ export function App() {
   const setup = !firstRunComplete || showSettings;
   useEffect(() => applyTheme(document.documentElement, theme), [theme]);
   const policyBroken = useAppStore((s) => s.appInfo?.policyProblem !== undefined);
+  // The EHR's visit links open their visit in the pane (issue 18), once there is a workspace.
+  const leaveSettings = useCallback(() => setShowSettings(false), []);
+  useOpenLinkedVisits({ enabled: firstRunComplete && !locked && !policyBroken, leaveSettings });
   if (refused) return <LaunchAddressNeeded />;
   return (
     <div className="app">
       <TopBar firstRunComplete={firstRunComplete} onSettings={() => setShowSettings(true)} />
       <StartupNotices />
+      {!locked && !policyBroken && <VisitLinkNotices />}
       {policyBroken ? (
         <PolicyProblem />
       ) : locked ? (

@@ -27,8 +27,12 @@ onLinkState((link) => {
       .getState()
       .loadSettings()
       .then(() => {
-        // A visit main is still recording (this window reloaded mid-visit) carries on here.
-        void store.getState().rejoinRecording();
+        // A visit main is still recording (this window reloaded mid-visit) carries on here; a
+        // visit link that came meanwhile waits for it (so it is read once the recorder is known).
+        void store
+          .getState()
+          .rejoinRecording()
+          .finally(() => store.getState().loadVisitLinks());
         return store.getState().loadAuth();
       });
   }

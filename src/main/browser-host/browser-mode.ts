@@ -18,6 +18,7 @@ import { startBrowserHost, type BrowserHost, type RendererSource } from './host'
 import { createPageCapability } from './page-capability';
 import { browserModeLogPath, createNodeFileLogger } from './node-file-logger';
 import { openInSystemBrowser, writeLaunchFile, type LaunchFile } from './system-browser';
+import { handoffAddress, listenForHandoffs } from './instance-handoff';
 
 export interface BrowserModeOptions {
   /** 0 picks a free port. */
@@ -31,6 +32,19 @@ export interface BrowserModeOptions {
   open: boolean;
   /** `--policy FILE`: the organisation's policy, before AMBIENT_SCRIBE_POLICY and the machine's. */
   policyFile?: string;
+  /** `--open-url LINK`: a visit link from the EHR, opened once the app runs (issue 18). */
+  openUrl?: string;
+}
+
+/** Another browser mode runs on this data directory (they would share its secrets and History). */
+export class AlreadyRunningError extends Error {
+  constructor(readonly dataDirectory: string) {
+    super(
+      `Ambient Scribe is already running in browser mode with the data directory ${dataDirectory}. ` +
+        'Use its window; a visit link reaches it with --open-url.',
+    );
+    this.name = 'AlreadyRunningError';
+  }
 }
 
 export interface BrowserMode {
@@ -59,6 +73,21 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   // Own file names: the desktop app keeps electron-store's settings.json and an encrypted
   // secrets.json in the same directory, in formats browser mode must not overwrite. A damaged
   // settings file is set aside first, as the desktop app does, and the window says so.
+  // One instance per data directory, as the desktop app's single-instance lock; a second launch
+  // hands its visit link to this one over a socket only this user reaches (instance-handoff.ts).
+  // Filled in once the core runs; a link that comes earlier is asked to come again.
+  const started: { core?: AppCore } = {};
+  const handoffs = await listenForHandoffs(
+    handoffAddress(dataDirectory),
+    (url) =>
+      started.core?.openVisitLink(url) ?? {
+        ok: false,
+        problems: [{ field: 'app', rule: 'is still starting; open the link again in a moment' }],
+      },
+    log,
+  );
+  if (handoffs === 'running') throw new AlreadyRunningError(dataDirectory);
+
   const settingsPath = join(dataDirectory, 'browser-settings.json');
   const notices = await checkSettingsFile(settingsPath, log);
 
@@ -93,6 +122,9 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     capability,
   });
 
+  started.core = core;
+  if (options.openUrl !== undefined) core.openVisitLink(options.openUrl);
+
   console.log(`SCRIBE_URL=${host.launchUrl}`);
   // The browser is handed a private file that leads to the address, not the address: another user
   // can read a process's arguments, and the address carries the launch key.
@@ -114,7 +146,7 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
     host,
     stop: async () => {
       launchFile?.remove();
-      await Promise.all([core.stop(), host.close()]);
+      await Promise.all([core.stop(), host.close(), handoffs.close()]);
     },
   };
 }

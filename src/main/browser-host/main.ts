@@ -4,7 +4,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { startBrowserMode, stopOnSignals } from './browser-mode';
+import { defaultDataDirectory } from '../core/data-directory';
+import { AlreadyRunningError, startBrowserMode, stopOnSignals } from './browser-mode';
+import { handOff, handoffAddress } from './instance-handoff';
 
 const { values } = parseArgs({
   options: {
@@ -15,6 +17,9 @@ const { values } = parseArgs({
     open: { type: 'boolean', default: false },
     // The organisation's policy file (docs/deployment.md); else AMBIENT_SCRIBE_POLICY, else the machine's.
     policy: { type: 'string' },
+    // A visit link from the EHR (ambient-scribe://visit?…): handed to the instance running on this
+    // data directory, or opened by this one once it runs (docs/deployment.md, visit links).
+    'open-url': { type: 'string' },
   },
 });
 
@@ -24,12 +29,35 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
+const dataDirectory = values.data ?? defaultDataDirectory();
+const openUrl = values['open-url'];
+if (openUrl !== undefined) {
+  const reply = await handOff(handoffAddress(dataDirectory), openUrl).catch((error: unknown) => {
+    console.error(`The running app did not take the visit link: ${(error as Error).message}`);
+    process.exit(1);
+  });
+  if (reply !== 'none') {
+    if (reply.ok) {
+      console.log(`The visit link was handed to the running app (data directory ${dataDirectory}).`);
+      process.exit(0);
+    }
+    console.error('The visit link was not used; the running app shows why:');
+    for (const problem of reply.problems) console.error(`  ${problem.field} ${problem.rule}`);
+    process.exit(1);
+  }
+}
+
 const mode = await startBrowserMode({
   port,
-  ...(values.data ? { dataDirectory: values.data } : {}),
+  dataDirectory,
   renderer: { dir: values['renderer-dir'] ?? fileURLToPath(new URL('../renderer', import.meta.url)) },
   version: __APP_VERSION__,
   open: values.open,
   ...(values.policy ? { policyFile: values.policy } : {}),
+  ...(openUrl !== undefined ? { openUrl } : {}),
+}).catch((error: unknown) => {
+  if (!(error instanceof AlreadyRunningError)) throw error;
+  console.error(error.message);
+  process.exit(1);
 });
 stopOnSignals(mode);

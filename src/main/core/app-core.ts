@@ -1,6 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { appInfoSchema, ENCOUNTER_LABELS, type AppInfo } from '../../shared/contract';
+import { appInfoSchema, ENCOUNTER_LABELS, RECORDING_STATES, type AppInfo } from '../../shared/contract';
+import { localIsoDate } from '../../shared/local-date';
+import type { VisitLinkReading } from '../../shared/visit-link';
 import { UserFacingError } from './user-facing-error';
 import { ServiceCallError } from './service/service-error';
 import { SETTING_LABELS } from '../../shared/settings';
@@ -23,6 +25,7 @@ import { createServiceLocator } from './service/service-locator';
 import { createSettingsService, type SettingsService } from './settings-service';
 import { describePolicyProblems, type PolicyReading } from './startup/policy-file';
 import type { Policy } from '../../shared/policy';
+import { createVisitLinkInbox } from './visit-links/visit-link-inbox';
 
 export interface AppCoreDeps {
   settingsStorage: JsonStorage;
@@ -79,6 +82,12 @@ export interface AppCore {
   wake(): void;
   /** The computer is about to sleep: the audio spooled so far is made durable now. */
   suspend(): void;
+  /**
+   * A visit link from the EHR (`ambient-scribe://visit?…`: the command line, a second launch,
+   * macOS open-url): the window opens its visit, or keeps it as the next one while a visit
+   * records. Answers what was read, so a second launch can say what was wrong with it.
+   */
+  openVisitLink(url: string): VisitLinkReading;
   stop(): Promise<void>;
 }
 
@@ -229,6 +238,24 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     if (!visit) throw new UserFacingError('invalid_request', 'This visit has nothing left to finish.');
     return visit;
   };
+  const visitLinks = createVisitLinkInbox({
+    today: () => localIsoDate(new Date(deps.clock.now())),
+    log: deps.log,
+    onChange: (links) => events.emit('visitLinks.changed', links),
+    recording: () => encounters.isStarting() || RECORDING_STATES.has(encounters.view().state),
+    // A policy that locks the provider ID wins over a link that names another provider.
+    providerRefusal: (providerId) =>
+      settings.locked.includes('providerId') && settings.get().providerId !== providerId
+        ? 'must be the provider ID your organisation’s policy sets'
+        : undefined,
+    // Bearer and Single Auth Token partners sign in as the link's provider; a standard partner's
+    // provider is whoever signed in at the identity provider (the service ignores provider_id).
+    useProvider: async (providerId) => {
+      const current = settings.get();
+      if (current.authModel === 'standard' || current.providerId === providerId) return;
+      await settings.update({ providerId });
+    },
+  });
   const secretsStatus = async () => ({
     partnerTokenStored: (await deps.secrets.get(SECRET_NAMES.partnerToken)) !== undefined,
     persistence: deps.secrets.persistence,
@@ -258,6 +285,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       },
       'auth.signOut': async () => {
         await (await session()).auth.signOut();
+        visitLinks.clear();
         return sessions.status(settings.get());
       },
       'encounter.start': async (request) =>
@@ -297,6 +325,8 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         await (await session()).rest.sendFormFeedback(sessionId, formId, feedback);
         return undefined;
       },
+      'visitLinks.get': () => visitLinks.links(),
+      'visitLinks.take': ({ id }) => visitLinks.take(id),
     },
     deps.log,
     { ...SETTING_LABELS, ...ENCOUNTER_LABELS },
@@ -322,6 +352,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     suspend() {
       encounters.flushSpools();
     },
+    openVisitLink: (url) => visitLinks.open(url),
     async stop() {
       stopped = true;
       stopHeartbeat();

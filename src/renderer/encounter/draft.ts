@@ -9,6 +9,8 @@ import {
   type Sex,
 } from '../../shared/service';
 import type { Specialty } from '../../shared/service/sections';
+import { localIsoDate } from '../../shared/local-date';
+import type { NoteTemplateId } from '../../shared/note-templates';
 import { describeProblems } from '../../shared/validation';
 import { readDateOfBirth } from './date-of-birth';
 
@@ -43,6 +45,8 @@ export interface EncounterDraft {
   /** '' = not given (the service then assumes UNKNOWN). */
   sex: Sex | '';
   forms: FormDraft[];
+  /** A visit link's note template, for this visit only; otherwise the one in settings. */
+  template?: NoteTemplateId | undefined;
 }
 
 /** A fresh draft: an id from the local date and time, so Start works without typing anything. */
@@ -58,11 +62,6 @@ export function newDraft(now: Date, specialty: Specialty): EncounterDraft {
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
-
-/** The local calendar date as YYYY-MM-DD (a birth date is a calendar date, not an instant). */
-export function localIsoDate(now: Date): string {
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 /** An id from the local date and time (letters and digits only, as the service requires). */
 export function encounterIdFor(now: Date): string {

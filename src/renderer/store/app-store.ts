@@ -10,6 +10,7 @@ import { createPrivacySlice, type PrivacySlice } from './privacy-slice';
 import { createRecordingSlice, type MicrophoneAccess, type RecordingSlice } from './recording-slice';
 import { createResultsSlice, type ResultsSlice } from './results-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
+import { createVisitLinkSlice, type VisitLinkSlice } from './visit-link-slice';
 
 export type AppState = InfoSlice &
   SettingsSlice &
@@ -19,7 +20,8 @@ export type AppState = InfoSlice &
   ResultsSlice &
   HistorySlice &
   AuthSlice &
-  PrivacySlice;
+  PrivacySlice &
+  VisitLinkSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** Created outside React (and tested without it); components read it through narrow selectors. */
@@ -34,6 +36,7 @@ export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = n
     ...createHistorySlice(api)(...args),
     ...createAuthSlice(api)(...args),
     ...createPrivacySlice(...args),
+    ...createVisitLinkSlice(api)(...args),
   }));
 }
 
@@ -69,6 +72,7 @@ export function bindAppEvents(
     api.on('recorder.changed', (view) => store.getState().receiveRecorderView(view)),
     api.on('results.progress', (progress) => store.getState().receiveProgress(progress)),
     api.on('history.changed', ({ entries }) => store.getState().receiveHistory(entries)),
+    api.on('visitLinks.changed', (links) => store.getState().receiveVisitLinks(links)),
   ];
   return () => unbind.forEach((off) => off());
 }

@@ -58,8 +58,14 @@ export const createEncounterSlice =
 
     nextVisit() {
       const previous = get().ensureDraft();
+      const settings = get().settings;
+      // A visit link's template was for its visit: the next one has the clinician's own again.
+      const sections =
+        previous.template && settings
+          ? templateSections(settings.noteTemplate, settings.noteSections)
+          : previous.sections;
       set({
-        draft: { ...newDraft(now(), previous.specialty), sections: previous.sections, forms: previous.forms },
+        draft: { ...newDraft(now(), previous.specialty), sections, forms: previous.forms },
         draftProblems: {},
       });
     },

@@ -23,11 +23,16 @@ export const createPrivacySlice: StateCreator<AppState, [], [], PrivacySlice> = 
     if (RECORDING_STATES.has(get().recorder?.state ?? 'idle')) return false;
     get().clearResults();
     get().nextVisit();
+    // Main keeps a visit link's visit for when the window is back in use; this window does not.
+    set({ visitLinks: {}, linkedEncounterId: null, waitingLinkId: null });
     return true;
   },
   lockForIdle() {
     if (get().locked || !get().forgetPatientDetails()) return;
     set({ locked: true });
   },
-  unlock: () => set({ locked: false }),
+  unlock() {
+    set({ locked: false });
+    void get().loadVisitLinks();
+  },
 });

@@ -2,7 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import type { HistoryEntry } from '../../shared/contract';
 import { isTerminalStatus } from '../../shared/service';
-import { localIsoDate } from '../encounter/draft';
+import { localIsoDate } from '../../shared/local-date';
 import { describePatient } from '../encounter/patient';
 import { formatClock } from '../results/format';
 import { formTitle } from '../results/form-text';

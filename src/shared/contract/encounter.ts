@@ -10,6 +10,7 @@ import {
   summarySectionSchema,
   transcriptEntrySchema,
 } from '../service';
+import { localIsoDate } from '../local-date';
 import { visitClockSchema } from '../visit-clock';
 
 /** What the renderer may see of sign-in: never a token. */
@@ -44,17 +45,10 @@ export const setPartnerTokenSchema = z.object({
     .max(8192),
 });
 
-/** Today as YYYY-MM-DD (local date: a date of birth is a calendar date, not an instant). */
-function today(): string {
-  const now = new Date();
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
-
 /** The ambient context, checked before anything is sent: a date of birth must be a real past date. */
 const checkedContextSchema = sessionContextSchema.superRefine((context, ctx) => {
   const dob = context.patient_info?.date_of_birth;
-  if (dob !== undefined && !isPastIsoDate(dob, today())) {
+  if (dob !== undefined && !isPastIsoDate(dob, localIsoDate(new Date()))) {
     ctx.addIssue({ code: 'custom', path: ['patient_info', 'date_of_birth'], message: DATE_OF_BIRTH_RULE });
   }
 });
@@ -96,6 +90,14 @@ export const RECORDER_STATES = [
   'cancelled',
   'failed',
 ] as const;
+
+/**
+ * Main's states of a visit being recorded: the recording screen shows its controls, a page that
+ * loads meanwhile rejoins the visit with its microphone, and a visit link waits for the next visit.
+ */
+export const RECORDING_STATES: ReadonlySet<(typeof RECORDER_STATES)[number]> = new Set<
+  (typeof RECORDER_STATES)[number]
+>(['connecting', 'streaming', 'auto-paused', 'paused', 'reconnecting', 'offline']);
 
 /** Why a recording is paused: by the clinician, while nobody speaks, a silent microphone, or too long. */
 export const PAUSE_REASONS = ['manual', 'no-speech', 'mic-stopped', 'pause-limit'] as const;

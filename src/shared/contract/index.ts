@@ -7,3 +7,4 @@ export type * from './bridge';
 export * from './encounter';
 export * from './audio-chunk';
 export * from './history';
+export * from './visit-links';

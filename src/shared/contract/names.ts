@@ -27,6 +27,8 @@ export const VERB_NAMES = [
   'history.discard',
   'forms.templates',
   'forms.feedback',
+  'visitLinks.get',
+  'visitLinks.take',
 ] as const;
 export const EVENT_NAMES = [
   'heartbeat',
@@ -36,6 +38,7 @@ export const EVENT_NAMES = [
   'recorder.chunkRefused',
   'results.progress',
   'history.changed',
+  'visitLinks.changed',
 ] as const;
 
 export type VerbName = (typeof VERB_NAMES)[number];

@@ -15,6 +15,7 @@ import {
   startEncounterSchema,
 } from './encounter';
 import { historyListSchema } from './history';
+import { takeVisitLinkSchema, takenVisitLinkSchema, visitLinksSchema } from './visit-links';
 
 export const appInfoSchema = z.object({
   name: z.string(),
@@ -81,6 +82,10 @@ export const verbSchemas = {
   'history.discard': { request: sessionRefSchema, response: nothing },
   'forms.templates': { request: noPayload, response: templatesResponseSchema },
   'forms.feedback': { request: formFeedbackSchema, response: nothing },
+  /** The EHR's visit links main holds (issue 18): the next visit's, and the last refused one's problems. */
+  'visitLinks.get': { request: noPayload, response: visitLinksSchema },
+  /** The window filled the next visit in (or showed a refused link): main lets go of that link. */
+  'visitLinks.take': { request: takeVisitLinkSchema, response: takenVisitLinkSchema },
 } as const satisfies Record<VerbName, { request: z.ZodType; response: z.ZodType }>;
 
 /** Every event main may push to the renderer, with its payload. */
@@ -98,6 +103,7 @@ export const eventSchemas = {
   }),
   'results.progress': resultsProgressSchema,
   'history.changed': historyListSchema,
+  'visitLinks.changed': visitLinksSchema,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type VerbRequest<V extends VerbName> = z.input<(typeof verbSchemas)[V]['request']>;

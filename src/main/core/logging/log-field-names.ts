@@ -111,6 +111,8 @@ const TEXT_NAMES = new Set([
   'keptas',
   'refusal',
   'rejectedfields',
+  // Which fields a visit link carried (names from visit-link.ts's list), never their values.
+  'linkfields',
   'engine',
 ]);
 

@@ -7,7 +7,8 @@ import {
 } from '../../../shared/note-templates';
 import { SPECIALTIES, STANDARD_SECTIONS, type SectionName } from '../../../shared/service';
 import { dateInWords, numericExample, readDateOfBirth } from '../../encounter/date-of-birth';
-import { SEX_CHOICES, encounterIdProblem, localIsoDate, type EncounterDraft } from '../../encounter/draft';
+import { localIsoDate } from '../../../shared/local-date';
+import { SEX_CHOICES, encounterIdProblem, type EncounterDraft } from '../../encounter/draft';
 import { useAppStore } from '../../store/use-app-store';
 import { Field } from '../Field';
 import { FormsPicker } from './FormsPicker';
@@ -43,7 +44,7 @@ export function EncounterForm() {
     <K extends keyof EncounterDraft>(key: K) =>
     (value: EncounterDraft[K]) =>
       edit({ [key]: value });
-  const template = settingsTemplate ?? 'standard';
+  const template = draft.template ?? settingsTemplate ?? 'standard';
   const templateHint = draft.sections
     .map((name) => STANDARD_SECTIONS.find((section) => section.name === name)?.title ?? name)
     .join(', ');
@@ -123,7 +124,10 @@ export function EncounterForm() {
       </div>
       <details className="encounter-more" open={Boolean(noteProblem) || formsProblem || undefined}>
         <summary>
-          Note and forms <span className="muted">({summary})</span>
+          Note and forms{' '}
+          <span className="muted" data-testid="note-summary">
+            ({summary})
+          </span>
         </summary>
         <Field label="Specialty" problem={problems['context.provider_specialty']}>
           {(control) => (
@@ -147,7 +151,11 @@ export function EncounterForm() {
               value={template}
               onChange={(event) => {
                 const id = event.target.value as NoteTemplateId;
-                if (id !== 'custom') set('sections')(templateSections(id, []));
+                // The clinician's choice replaces a link's template, for this visit and the next.
+                edit({
+                  template: undefined,
+                  ...(id !== 'custom' ? { sections: templateSections(id, []) } : {}),
+                });
                 // The next visits, and the next launch, start with this template.
                 void saveSettings(
                   id === 'custom' && draft.sections.length > 0

@@ -27,6 +27,9 @@ export function ReadyPane() {
   const start = useAppStore((s) => s.startRecording);
   const auth = useAppStore((s) => s.auth);
   const opening = useAppStore((s) => s.openingMicrophone);
+  const linked = useAppStore(
+    (s) => s.linkedEncounterId !== null && s.linkedEncounterId === s.draft?.encounterId,
+  );
   // Nobody signed in, nothing can be sent: Start says so, with the way to sign in beside it.
   const signedOut = auth !== null && !auth.signedIn;
   useShortcut(SHORTCUTS.end, !signedOut, () => void start());
@@ -39,6 +42,11 @@ export function ReadyPane() {
           {opening ? 'Opening the microphone…' : (AFTER_WORDS[state] ?? '')}
           {state === 'failed' && reason ? ` — ${reason}` : ''}
         </p>
+        {linked && (
+          <p className="muted" data-testid="linked-visit">
+            Opened from the EHR.
+          </p>
+        )}
       </div>
       {/* The visit before may still be finishing (offline, say): the next one need not wait for it. */}
       <EncounterForm />

@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import type { RecorderView } from '../../../shared/contract';
-import { localIsoDate } from '../../encounter/draft';
+import { localIsoDate } from '../../../shared/local-date';
 import { describePatient } from '../../encounter/patient';
 import { formatClock } from '../../results/format';
 import { useAppStore } from '../../store/use-app-store';

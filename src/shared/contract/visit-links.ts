@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { NOTE_TEMPLATE_IDS } from '../note-templates';
+import { SEXES, SPECIALTIES, encounterIdSchema } from '../service';
+
+/** A visit link's details, read and checked by main (visit-link.ts); the renderer fills them in. */
+export const visitLinkSchema = z.object({
+  encounterId: encounterIdSchema,
+  dateOfBirth: z.string().optional(),
+  sex: z.enum(SEXES).optional(),
+  specialty: z.enum(SPECIALTIES).optional(),
+  template: z.enum(NOTE_TEMPLATE_IDS).optional(),
+  providerId: z.string().optional(),
+});
+
+/**
+ * What main holds of the EHR's visit links (issue 18): the visit a link opened, until the window
+ * fills it in (kept as the next visit while one records); and the last link that could not be
+ * used, with each problem, until the clinician has read it. Each carries an id, so taking one
+ * never takes a newer link that arrived meanwhile.
+ */
+export const visitLinksSchema = z.object({
+  next: z.object({ id: z.number().int().positive(), link: visitLinkSchema }).optional(),
+  refused: z
+    .object({
+      id: z.number().int().positive(),
+      problems: z.array(z.object({ field: z.string(), rule: z.string() })).min(1),
+    })
+    .optional(),
+});
+export type VisitLinks = z.infer<typeof visitLinksSchema>;
+
+export const takeVisitLinkSchema = z.object({ id: z.number().int().positive() });
+/** The link's details when `id` was the next visit; nothing when it was a refused link (now read). */
+export const takenVisitLinkSchema = z.object({ link: visitLinkSchema.optional() });
