@@ -311,7 +311,7 @@ describe('recording from the store', () => {
     await store.getState().loadSettings();
     await store.getState().startMicCheck();
     expect(store.getState().micCheck).toEqual({ state: 'on', device: { deviceId: 'm1', label: 'Desk mic' } });
-    expect(store.getState().level).toEqual({ rmsDbfs: -30, peakDbfs: -12, speech: false });
+    expect(store.getState().levelFeed.current).toEqual({ rmsDbfs: -30, peakDbfs: -12, speech: false });
     // Nothing was sent to main: a check is not a visit.
     expect(api.calls).toEqual(['settings.get']);
 

@@ -45,8 +45,15 @@ function stats(dir: string) {
   return out;
 }
 
-type Role = 'renderer' | 'audioService' | 'other';
-function roleOf(pid: number): Role {
+/**
+ * The browser's processes by role. The window's processes are all of them but the audio service:
+ * the renderer (the page, its audio worklet and Silero), the GPU process (compositing the page's
+ * frames), the browser process and the network service (the contract socket's bytes). The audio
+ * service is the fake microphone here, a real device's driver on a laptop: reported apart.
+ */
+type Role = 'renderer' | 'gpu' | 'network' | 'audioService' | 'browser' | 'other';
+function roleOf(pid: number, browserPid: number): Role {
+  if (pid === browserPid) return 'browser';
   let args: string[] = [];
   try {
     // Split on spaces too: Chromium rewrites its children's argv into one string (setproctitle).
@@ -55,7 +62,9 @@ function roleOf(pid: number): Role {
     // exited
   }
   if (args.includes('--type=renderer')) return 'renderer';
+  if (args.includes('--type=gpu-process')) return 'gpu';
   if (args.some((a) => a.startsWith('--utility-sub-type=audio.mojom.AudioService'))) return 'audioService';
+  if (args.some((a) => a.startsWith('--utility-sub-type=network.mojom.NetworkService'))) return 'network';
   return 'other';
 }
 
@@ -75,7 +84,7 @@ function snapshot(browser: number, core: number, chunks: number) {
   for (const p of all) {
     if (p.id === core) add('core', p.ticks);
     if (!tree.has(p.id)) continue;
-    const role = roleOf(p.id);
+    const role = roleOf(p.id, browser);
     add(role, p.ticks);
     if (role === 'renderer')
       for (const t of stats(`/proc/${p.id}/task`)) add(`thread ${t.id} ${t.name}`, t.ticks);
@@ -99,7 +108,16 @@ function use(before: Snapshot, after: Snapshot) {
     const name = key.split(' ').slice(2).join(' ');
     threads.set(name, (threads.get(name) ?? 0) + delta(key));
   }
+  const window = ['renderer', 'gpu', 'network', 'browser', 'other'].reduce(
+    (sum, role) => sum + delta(role),
+    0,
+  );
   return {
+    window,
+    gpu: delta('gpu'),
+    browser: delta('browser'),
+    network: delta('network'),
+    otherProcesses: delta('other'),
     renderer: delta('renderer'),
     webAudio: [...threads].filter(([n]) => WEB_AUDIO_THREAD.test(n)).reduce((s, [, v]) => s + v, 0),
     audioService: delta('audioService'),
@@ -162,6 +180,7 @@ runBenchmark('capture-app', 6 * 60_000, async () => {
   };
   const averageOf = (pick: (r: { idle: Use; recording: Use }) => number) => mean(rounds.map(pick));
   const rendererDelta = averageOf((r) => r.recording.renderer - r.idle.renderer);
+  const windowDelta = averageOf((r) => r.recording.window - r.idle.window);
   await writeSection(
     'capture-app',
     `## Capture in the app: what recording costs
@@ -175,13 +194,18 @@ chunks sent per recording window: ${rounds.map((r) => r.recording.chunks).join('
 | --- | --- | --- | --- | --- |
 ${row("renderer's Web Audio threads", (u) => u.webAudio)}
 ${row('renderer, all threads', (u) => u.renderer)}
-${row('audio service (the fake device)', (u) => u.audioService)}
+${row('GPU process (compositing)', (u) => u.gpu)}
+${row('browser process', (u) => u.browser)}
+${row('network service', (u) => u.network)}
+${row('other helper processes', (u) => u.otherProcesses)}
+${row("**the window's processes together**", (u) => u.window)}
+${row('audio service (the fake device; apart)', (u) => u.audioService)}
 ${row('app core (main process)', (u) => u.core)}
 
 The renderer's threads while recording (Linux names, cut at 15 characters; \`chromium\` is the
 main thread, where Silero runs): ${rounds.map((r, k) => `round ${k + 1}: ${r.recording.threads.map(([n, p]) => `${n} ${fixed(p, 1)}`).join(', ')}`).join('; ')}.
 
-**Capture + VAD in the renderer: ${fixed(rendererDelta)} % of one core** (goal ≤ 3 %${rendererDelta <= 3 ? ', met' : ', **not met**'}).
+**Recording in the window's processes together: ${fixed(windowDelta)} % of one core over idle** (goal ≤ 5 %${windowDelta <= 5 ? ', met' : ', **not met**'}; the renderer alone ${fixed(rendererDelta)} %).
 
 Run: \`node --import tsx bench/capture-app/main.ts\` (build first; \`--quick\`: one round).`,
   );
@@ -189,11 +213,16 @@ Run: \`node --import tsx bench/capture-app/main.ts\` (build first; \`--quick\`: 
   const coreRecording = averageOf((r) => r.recording.core);
   saveHeadline('capture-app', [
     {
-      metric: 'capture + VAD in the renderer, % of a core over idle (lower is better)',
+      metric: "recording in the window's processes, % of a core over idle (lower is better)",
+      ours: `${fixed(windowDelta)} %`,
+      reference: `idle visit screen ${fixed(averageOf((r) => r.idle.window))} %`,
+      goal: '≤ 5 %',
+      met: windowDelta <= 5,
+    },
+    {
+      metric: 'of which the renderer (capture, VAD, the page), % of a core over idle (lower is better)',
       ours: `${fixed(rendererDelta)} %`,
       reference: `idle visit screen ${fixed(averageOf((r) => r.idle.renderer))} %`,
-      goal: '≤ 3 %',
-      met: rendererDelta <= 3,
     },
     {
       metric: 'app core (main process) while recording at 1×, % of a core (lower is better)',

@@ -9,6 +9,7 @@ import { SETTING_LABELS } from '../../shared/settings';
 import { createContractRouter, type ContractRouter } from './contract-router';
 import { createChunkIntake } from './encounter/chunk-intake';
 import { createEncounterController } from './encounter/encounter-controller';
+import { paceRecorderViews } from './encounter/recorder-view-pacing';
 import { createServiceSessions } from './encounter/service-session';
 import { createEventHub, type EventHub } from './event-hub';
 import { createEncounterHistory, type EncounterHistory } from './history/encounter-history';
@@ -182,7 +183,8 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     log: deps.log,
     ...(deps.recorderTiming ? { recorderTiming: deps.recorderTiming } : {}),
     ...(deps.resultsPolling ? { resultsPolling: deps.resultsPolling } : {}),
-    onRecorderChange: (view) => events.emit('recorder.changed', view),
+    // About once a second while recording, at once on any change the window shows.
+    onRecorderChange: paceRecorderViews((view) => events.emit('recorder.changed', view)),
     onResultsProgress: (progress) => events.emit('results.progress', progress),
     onVisit: (entry) => history.record(entry),
     spool: { root: spoolRoot, key: loadKey },

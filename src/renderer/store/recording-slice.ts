@@ -1,17 +1,12 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { RecorderView, ScribeApi, StartEncounter } from '../../shared/contract';
 import type { Settings } from '../../shared/settings';
-import type {
-  CaptureDeps,
-  CaptureLevel,
-  CaptureSession,
-  CaptureStatus,
-  MicrophoneCheck,
-} from '../audio/capture-types';
+import type { CaptureDeps, CaptureSession, CaptureStatus, MicrophoneCheck } from '../audio/capture-types';
 import type { InputDevice } from '../audio/device-choice';
 import type { AudioLevel } from '../audio/level-meter';
 
 import type { AppState } from './app-store';
+import { createLevelFeed, type LevelFeed } from './level-feed';
 import { RECORDING_STATES, REJOINED_NOTICE } from './recording-states';
 
 /** How the store starts the microphone: the real capture in the app, a fake in store tests. */
@@ -51,8 +46,8 @@ export interface RecordingSlice {
   /** Main's recorder, as the last recorder.changed said. */
   recorder: RecorderView | null;
   capture: CaptureStatus | null;
-  /** The latest chunk's level and speech flag, ten times a second while recording. */
-  level: CaptureLevel | null;
+  /** The latest chunk's level and speech flag, ten times a second while recording (level-feed.ts). */
+  readonly levelFeed: LevelFeed;
   /** A sentence when starting or ending failed. */
   recordingError: string | null;
   /** Start was pressed and the microphone is being asked for (the system may be asking the clinician). */
@@ -96,6 +91,7 @@ export const createRecordingSlice =
     now: () => number = Date.now,
   ): StateCreator<AppState, [], [], RecordingSlice> =>
   (set, get) => {
+    const levelFeed = createLevelFeed();
     // The microphone of the visit being recorded, from the moment Start is pressed: a choice, End or
     // Cancel made while it is still opening waits for it instead of missing it (a choice made then
     // was lost, and the microphone stayed on after an early Cancel).
@@ -122,7 +118,7 @@ export const createRecordingSlice =
           // Labels appear once the microphone is open (permission granted).
           if (status.state === 'recording') void get().refreshInputs();
         },
-        onLevel: (level) => set({ level }),
+        onLevel: (level) => levelFeed.publish(level),
       });
     }
 
@@ -171,7 +167,7 @@ export const createRecordingSlice =
     return {
       recorder: null,
       capture: null,
-      level: null,
+      levelFeed,
       recordingError: null,
       openingMicrophone: false,
       recordingNotice: null,
@@ -183,9 +179,10 @@ export const createRecordingSlice =
       async startMicCheck() {
         if (check || capture) return;
         const settings = get().settings as Settings;
-        set({ micCheck: { state: 'starting' }, level: null });
+        set({ micCheck: { state: 'starting' } });
+        levelFeed.publish(null);
         const opening = microphones
-          .check(settings, (level) => set({ level: { ...level, speech: false } }))
+          .check(settings, (level) => levelFeed.publish({ ...level, speech: false }))
           .then(
             (opened) => {
               // Stopped while it opened: close it at once.
@@ -261,7 +258,8 @@ export const createRecordingSlice =
         }
         // The recording takes the microphone over from the check.
         await get().stopMicCheck();
-        set({ recordingError: null, recordingNotice: null, level: null, micCheck: { state: 'off' } });
+        set({ recordingError: null, recordingNotice: null, micCheck: { state: 'off' } });
+        levelFeed.publish(null);
         get().clearResults();
         const starting = (async (): Promise<CaptureSession | undefined> => {
           let releaseAccess: () => void;

@@ -1,14 +1,26 @@
+import { useEffect, useRef } from 'react';
+import type { CaptureLevel } from '../audio/capture-types';
 import { SILENCE_DBFS } from '../audio/level-meter';
 import { useAppStore } from '../store/use-app-store';
 
 /** −60 dBFS and below shows as an empty bar: a quiet room, not a signal worth showing. */
 const FLOOR_DBFS = -60;
 const fraction = (dbfs: number) => Math.min(1, Math.max(0, (dbfs - FLOOR_DBFS) / -FLOOR_DBFS));
+/**
+ * At most five drawings a second: enough to see the microphone hear the room, and each drawing is
+ * a frame the compositor and the GPU process make (half of them cost about 1 % of a core).
+ */
+const DRAW_EVERY_MS = 200;
 
 /**
  * The microphone's level (RMS bar, peak tick) and, while recording, whether the latest chunk was
  * speech (the mic check has no voice detection, so it shows the level only). Paused by the
  * clinician, it says nothing is recorded.
+ *
+ * Levels are drawn straight into the elements, not through React: a render per level was the
+ * largest part of recording's cost in the page after the voice model (docs/benchmarks.md, issue
+ * 19). At most five a second; a level that rounds to the whole dB already shown is not drawn
+ * again, and a hidden window draws nothing until it is shown again.
  */
 export function LevelMeter({
   showSpeech = true,
@@ -17,37 +29,60 @@ export function LevelMeter({
   showSpeech?: boolean;
   paused?: boolean;
 }) {
-  const level = useAppStore((s) => s.level);
-  const rms = level?.rmsDbfs ?? SILENCE_DBFS;
-  const peak = level?.peakDbfs ?? SILENCE_DBFS;
+  const feed = useAppStore((s) => s.levelFeed);
+  const meter = useRef<HTMLDivElement>(null);
+  const rmsBar = useRef<HTMLDivElement>(null);
+  const peakTick = useRef<HTMLDivElement>(null);
+  const flag = useRef<HTMLSpanElement>(null);
+
+  useEffect(() => {
+    let drawn = { rms: Number.NaN, peak: Number.NaN, speech: '', at: Number.NEGATIVE_INFINITY };
+    const draw = (level: CaptureLevel | null, force = false) => {
+      if (document.hidden) return;
+      const now = performance.now();
+      if (!force && now - drawn.at < DRAW_EVERY_MS) return;
+      const rms = Math.round(Math.max(FLOOR_DBFS, level?.rmsDbfs ?? SILENCE_DBFS));
+      const peak = Math.round(Math.max(FLOOR_DBFS, level?.peakDbfs ?? SILENCE_DBFS));
+      // Paused by the clinician nothing is recorded, whoever speaks: the flag says that instead.
+      const speech = paused ? 'Not recording' : level?.speech ? 'Speech' : 'Quiet';
+      if (rms !== drawn.rms && meter.current && rmsBar.current) {
+        meter.current.setAttribute('aria-valuenow', String(rms));
+        meter.current.setAttribute('aria-valuetext', `${rms} dB`);
+        rmsBar.current.style.transform = `scaleX(${fraction(rms)})`;
+      }
+      if (peak !== drawn.peak && peakTick.current)
+        peakTick.current.style.transform = `translateX(calc(${fraction(peak) * 100}cqw - 3px))`;
+      if (speech !== drawn.speech && flag.current) {
+        flag.current.textContent = speech;
+        flag.current.dataset.speech = speech === 'Speech' ? 'yes' : 'no';
+      }
+      drawn = { rms, peak, speech, at: now };
+    };
+    draw(feed.current, true);
+    const redrawWhenShown = () => draw(feed.current, true);
+    document.addEventListener('visibilitychange', redrawWhenShown);
+    const stop = feed.subscribe((level) => draw(level));
+    return () => {
+      stop();
+      document.removeEventListener('visibilitychange', redrawWhenShown);
+    };
+  }, [feed, paused]);
+
   return (
     <div className="level">
       <div
+        ref={meter}
         className="level-meter"
         role="meter"
         aria-label="Microphone level"
         aria-valuemin={FLOOR_DBFS}
         aria-valuemax={0}
-        aria-valuenow={Math.round(Math.max(FLOOR_DBFS, rms))}
-        aria-valuetext={`${Math.round(rms)} dB`}
         data-testid="level-meter"
       >
-        <div className="level-rms" style={{ transform: `scaleX(${fraction(rms)})` }} />
-        <div
-          className="level-peak"
-          style={{ transform: `translateX(calc(${fraction(peak) * 100}cqw - 3px))` }}
-        />
+        <div ref={rmsBar} className="level-rms" />
+        <div ref={peakTick} className="level-peak" />
       </div>
-      {showSpeech && (
-        // Paused by the clinician nothing is recorded, whoever speaks: the flag says that instead.
-        <span
-          className="speech-flag"
-          data-speech={level?.speech && !paused ? 'yes' : 'no'}
-          data-testid="speech-flag"
-        >
-          {paused ? 'Not recording' : level?.speech ? 'Speech' : 'Quiet'}
-        </span>
-      )}
+      {showSpeech && <span ref={flag} className="speech-flag" data-testid="speech-flag" />}
     </div>
   );
 }

@@ -2,7 +2,7 @@
 // AudioWorklet and audio graph. We already have a capture pipeline and need only the decision logic.
 import { FrameProcessor, type FrameProcessorEvent } from '@ricky0123/vad-web/dist/frame-processor';
 import { Message } from '@ricky0123/vad-web/dist/messages';
-import { Silero, type Model, type OrtModule } from '@ricky0123/vad-web/dist/models';
+import { Silero, type Model, type OrtModule, type SpeechProbabilities } from '@ricky0123/vad-web/dist/models';
 import { SERVICE_SAMPLE_RATE } from '../../../shared/audio-format';
 import {
   DEFAULT_SPEECH_DETECTOR_OPTIONS,
@@ -23,6 +23,17 @@ const MS_PER_FRAME = (SILERO_FRAME_SAMPLES * 1000) / SERVICE_SAMPLE_RATE;
  */
 const NO_AUDIO = new Float32Array(0);
 
+/**
+ * The energy gate (issue 19): a frame whose loudest sample is below this is silence without asking
+ * the model. Speech, even quiet speech across a room, peaks far above it
+ * (the conversation fixture's turns peak at −40 dBFS and above; its room noise at −60 to −70).
+ */
+export const ENERGY_GATE_DBFS = -50;
+const GATE_PEAK = 10 ** (ENERGY_GATE_DBFS / 20);
+/** The model still hears the first quiet frames after sound, so its state follows the room into silence. */
+const GATE_AFTER_QUIET_FRAMES = 4;
+const SILENCE: SpeechProbabilities = { isSpeech: 0, notSpeech: 1 };
+
 /** The verdict for one chunk. */
 export interface ChunkVerdict {
   /** The detector was inside a speech segment (speech, or a pause shorter than the redemption). */
@@ -37,6 +48,8 @@ export interface SpeechDetectorInit {
   /** silero_vad_v5.onnx. */
   modelBytes: ArrayBuffer;
   options?: SpeechDetectorOptions;
+  /** Ask the model about every frame, silence too (the gate off: the reference in tests and benchmarks). */
+  noEnergyGate?: boolean;
 }
 
 /**
@@ -59,6 +72,12 @@ export class SpeechDetector {
   private speaking = false;
   private lastProbability = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  private readonly gate: boolean;
+  /** Consecutive frames below the gate's level. */
+  private quietFrames = 0;
+  private gated = false;
+  /** Frames the model was asked about, and frames the gate answered (for benchmarks). */
+  readonly frames = { modelled: 0, gated: 0 };
   private disposal: Promise<void> | undefined;
 
   /** Loads the model; rejects with every problem if the options are not usable. */
@@ -66,17 +85,21 @@ export class SpeechDetector {
     ort,
     modelBytes,
     options = DEFAULT_SPEECH_DETECTOR_OPTIONS,
+    noEnergyGate = false,
   }: SpeechDetectorInit): Promise<SpeechDetector> {
     const problems = validateSpeechDetectorOptions(options);
     if (problems.length > 0) throw new RangeError(`Speech detector options: ${problems.join('; ')}`);
     const model = await Silero.new(ort, () => Promise.resolve(modelBytes));
-    return new SpeechDetector(model, options);
+    return new SpeechDetector(model, options, !noEnergyGate);
   }
 
-  private constructor(model: Model, options: SpeechDetectorOptions) {
+  private constructor(model: Model, options: SpeechDetectorOptions, gate: boolean) {
     this.model = model;
+    this.gate = gate;
     this.processor = new FrameProcessor(
-      () => model.process(this.frame),
+      // A gated frame is silence to the processor (its thresholds and redemption count it as
+      // such) without running the model.
+      () => (this.gated ? Promise.resolve(SILENCE) : model.process(this.frame)),
       () => model.reset_state(),
       {
         ...options,
@@ -113,6 +136,7 @@ export class SpeechDetector {
       this.processor.reset();
       this.speaking = false;
       this.lastProbability = 0;
+      this.quietFrames = 0;
     });
   }
 
@@ -147,6 +171,9 @@ export class SpeechDetector {
     try {
       for (const frame of frames) {
         this.frame = frame;
+        this.gated = this.passesGate(frame);
+        if (this.gated) this.frames.gated++;
+        else this.frames.modelled++;
         await this.processor.process(NO_AUDIO, this.onEvent);
         speech ||= this.speaking;
         probability = Math.max(probability, this.lastProbability);
@@ -155,6 +182,28 @@ export class SpeechDetector {
       this.frame = NO_AUDIO;
     }
     return { speech, probability };
+  }
+
+  /**
+   * Whether the gate answers for this frame: quiet (its peak under ENERGY_GATE_DBFS) after a few
+   * quiet frames the model did hear (a stop consonant's gap inside a word is shorter). In a segment's
+   * redemption the gate's silence counts as the model's would for room noise. The model keeps the
+   * state the last quiet frames it heard left: a state that has heard the room flags the next word a
+   * frame sooner than a fresh one (measured on the fixture's turns).
+   */
+  private passesGate(frame: Float32Array): boolean {
+    if (!this.gate) return false;
+    let peak = 0;
+    for (let k = 0; k < frame.length; k++) {
+      const v = Math.abs(frame[k]!);
+      if (v > peak) peak = v;
+    }
+    if (peak >= GATE_PEAK) {
+      this.quietFrames = 0;
+      return false;
+    }
+    this.quietFrames++;
+    return this.quietFrames > GATE_AFTER_QUIET_FRAMES;
   }
 
   private readonly onEvent = (event: FrameProcessorEvent): void => {
