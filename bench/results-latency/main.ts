@@ -5,8 +5,12 @@
  *   npm run build && node --import tsx bench/results-latency/main.ts [--visits 3] [--quick]   # --quick: one visit each way
  */
 import type { Browser } from '@playwright/test';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { jsonFile } from '../../sandbox/persistence';
+import { createFileSecretBox } from '../../src/main/core/secrets/file-secret-box';
+import { demoAtRestCipher } from '../../src/main/core/service/demo-at-rest';
+import { loadSpoolKey } from '../../src/main/core/spool/spool-key';
 import * as ui from '../support/app-page';
 import * as run from '../support/run';
 import { loadNote, machineLine, max, median, num, ratio, saveHeadline, writeSection } from '../report';
@@ -17,16 +21,23 @@ const NOTE_READY = 'The note is ready.';
 /**
  * When the built-in sandbox (inside the app process) saw the encounter's ambient session reach
  * `completed`: it keeps each session's record, timeline included, as
- * `<data>/sandbox/sessions/<id>.json`, rewritten at every status change (its clock: Date.now()).
+ * `<data>/sandbox/sessions/<id>.json.sealed`, rewritten at every status change (its clock:
+ * Date.now()), sealed with a key derived from the app's spool key (demo-at-rest.ts). The bench
+ * owns the data directory, so it opens them as the app does: the spool key from browser mode's
+ * secret file.
  */
 async function completedAt(dataDir: string, encounterId: string): Promise<number> {
   const dir = join(dataDir, 'sandbox', 'sessions');
+  const secrets = createFileSecretBox({ filePath: join(dataDir, 'browser-secrets.json') });
+  const cipher = demoAtRestCipher(await loadSpoolKey(secrets));
   const deadline = Date.now() + 10_000;
   for (;;) {
-    for (const name of (await readdir(dir)).filter((n) => n.endsWith('.json'))) {
+    for (const name of (await readdir(dir)).filter((n) => n.endsWith('.json.sealed'))) {
       let record: { kind: string; encounterId: string; timeline: { at: number; type: string }[] };
       try {
-        record = JSON.parse(await readFile(join(dir, name), 'utf8'));
+        const read = await jsonFile<typeof record>(join(dir, name), cipher).read();
+        if (!read) continue;
+        record = read;
       } catch {
         continue; // being replaced
       }

@@ -61,8 +61,13 @@ export async function useExternalService(
   );
 }
 
-/** Starts recording a visit; resolves once the page says it records. */
+/**
+ * Starts recording a visit; resolves once the page says it records. After a visit the pane shows
+ * its note until New visit (issue 17's workspace): the next one starts there.
+ */
 export async function startVisit(page: Page, encounterId?: string): Promise<void> {
+  const newVisit = page.getByRole('button', { name: 'New visit' });
+  if (await newVisit.isEnabled()) await newVisit.click();
   if (encounterId) await page.getByLabel('Encounter ID').fill(encounterId);
   await page.getByRole('button', { name: 'Start recording' }).click();
   await page
