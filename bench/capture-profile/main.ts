@@ -227,6 +227,12 @@ async function profileRecording(page: Page, cdp: CDPSession) {
       'audio',
       'webaudio',
       'media',
+      // The thread pool's tasks (which of them run while recording) and the socket's bytes.
+      'base',
+      'mojom',
+      'ipc',
+      'net',
+      'webrtc',
     ],
   });
   await cdp.send('Profiler.start');
