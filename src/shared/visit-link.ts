@@ -1,13 +1,7 @@
-import { NOTE_TEMPLATE_IDS, type NoteTemplateId } from './note-templates';
-import {
-  DATE_OF_BIRTH_RULE,
-  SEXES,
-  SPECIALTIES,
-  encounterIdSchema,
-  isPastIsoDate,
-  type Sex,
-} from './service';
-import type { Specialty } from './service/sections';
+import type { z } from 'zod';
+import type { visitLinkProblemSchema, visitLinkSchema } from './contract/visit-links';
+import { NOTE_TEMPLATE_IDS } from './note-templates';
+import { DATE_OF_BIRTH_RULE, SEXES, SPECIALTIES, encounterIdSchema, isPastIsoDate } from './service';
 
 /**
  * A visit link from the EHR (issue 18): `ambient-scribe://visit?encounter_id=…&date_of_birth=
@@ -16,20 +10,9 @@ import type { Specialty } from './service/sections';
  */
 export const VISIT_LINK_SCHEME = 'ambient-scribe';
 
-export interface VisitLink {
-  encounterId: string;
-  dateOfBirth?: string;
-  sex?: Sex;
-  specialty?: Specialty;
-  template?: NoteTemplateId;
-  providerId?: string;
-}
-
-export interface VisitLinkProblem {
-  /** The link's parameter (`encounter_id`), or `link` for the link as a whole. */
-  field: string;
-  rule: string;
-}
+/** A link's details and a problem with one, as the contract carries them (contract/visit-links.ts). */
+export type VisitLink = z.infer<typeof visitLinkSchema>;
+export type VisitLinkProblem = z.infer<typeof visitLinkProblemSchema>;
 
 export type VisitLinkReading = { ok: true; link: VisitLink } | { ok: false; problems: VisitLinkProblem[] };
 

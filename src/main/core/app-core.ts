@@ -12,12 +12,11 @@ import { createEncounterController } from './encounter/encounter-controller';
 import { paceRecorderViews } from './encounter/recorder-view-pacing';
 import { createServiceSessions } from './encounter/service-session';
 import { createEventHub, type EventHub } from './event-hub';
-import { createEncounterHistory, type EncounterHistory } from './history/encounter-history';
-import type { UnfinishedVisit } from './encounter/spooled-visits';
+import { createEncounterHistory } from './history/encounter-history';
+import { forgetAudio, reconcileHistory, repairSpoolManifests } from './history/history-after-restart';
 import { createJsonFileStorage } from './json-file-storage';
 import { createSecretValues, rememberingSecretBox, type SecretValues } from './logging/secret-values';
 import { sweepAudioSpools } from './spool/audio-spool';
-import { rebuildSpoolManifest } from './spool/spool-manifest-rebuild';
 import { loadSpoolKey } from './spool/spool-key';
 import type { Clock, JsonStorage, Logger } from './ports';
 import type { RecorderTiming } from './recorder/recorder-types';
@@ -26,6 +25,7 @@ import { createServiceLocator } from './service/service-locator';
 import { createSettingsService, type SettingsService } from './settings-service';
 import { describePolicyProblems, type PolicyReading } from './startup/policy-file';
 import type { Policy } from '../../shared/policy';
+import { linkProviderRules } from './visit-links/link-provider';
 import { createVisitLinkInbox } from './visit-links/visit-link-inbox';
 
 export interface AppCoreDeps {
@@ -245,18 +245,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     log: deps.log,
     onChange: (links) => events.emit('visitLinks.changed', links),
     recording: () => encounters.isStarting() || RECORDING_STATES.has(encounters.view().state),
-    // A policy that locks the provider ID wins over a link that names another provider.
-    providerRefusal: (providerId) =>
-      settings.locked.includes('providerId') && settings.get().providerId !== providerId
-        ? 'must be the provider ID your organisation’s policy sets'
-        : undefined,
-    // Bearer and Single Auth Token partners sign in as the link's provider; a standard partner's
-    // provider is whoever signed in at the identity provider (the service ignores provider_id).
-    useProvider: async (providerId) => {
-      const current = settings.get();
-      if (current.authModel === 'standard' || current.providerId === providerId) return;
-      await settings.update({ providerId });
-    },
+    ...linkProviderRules(settings),
   });
   const secretsStatus = async () => ({
     partnerTokenStored: (await deps.secrets.get(SECRET_NAMES.partnerToken)) !== undefined,
@@ -366,68 +355,6 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       deps.log.info('app: stopped');
     },
   };
-}
-
-/**
- * History after a restart, from the spools (what is on disk decides): a visit that was recording
- * is interrupted (the clinician finishes or discards it); one whose End was pressed is finishing
- * and goes on by itself; a visit said to have audio that is gone (swept, deleted) has none.
- */
-function reconcileHistory(history: EncounterHistory, unfinished: UnfinishedVisit[]): void {
-  for (const visit of unfinished) {
-    const known = history.find(visit.sessionId);
-    // A visit that failed (mid-recording, or finishing for good) waits for Try again or Discard.
-    const state =
-      visit.failed || known?.state === 'failed'
-        ? 'failed'
-        : visit.state === 'recording'
-          ? 'interrupted'
-          : 'finishing';
-    history.record({
-      sessionId: visit.sessionId,
-      encounterId: visit.encounterId,
-      kind: visit.kind,
-      startedAt: visit.startedAt,
-      ...(visit.forms ? { formSessionId: visit.forms.sessionId } : {}),
-      state,
-      audioKept: true,
-    });
-  }
-  for (const entry of history.list()) {
-    if (!unfinished.some((v) => v.sessionId === entry.sessionId)) forgetAudio(history, entry.sessionId);
-  }
-}
-
-/**
- * A visit History says has audio, whose spool lost its manifest, gets one again from its segments
- * (spool-manifest-rebuild.ts), so reconcileHistory finds it Interrupted rather than gone.
- */
-function repairSpoolManifests(history: EncounterHistory, spoolRoot: string, now: number, log: Logger): void {
-  for (const entry of history.list()) {
-    if (!entry.audioKept) continue;
-    const legs = [
-      { sessionId: entry.sessionId, kind: entry.kind },
-      ...(entry.formSessionId
-        ? [{ sessionId: entry.formSessionId, kind: 'form' as const, visitSessionId: entry.sessionId }]
-        : []),
-    ];
-    for (const leg of legs) {
-      const facts = { encounterId: entry.encounterId, createdAt: entry.startedAt, ...leg };
-      const segments = rebuildSpoolManifest(join(spoolRoot, leg.sessionId), facts, now);
-      // Counts only: no encounter id, no audio.
-      if (segments !== undefined)
-        log.warn('spool: manifest damaged; rebuilt from its segments', { segments });
-    }
-  }
-}
-
-/** The visit's audio is gone from this computer: nothing is left to finish. */
-function forgetAudio(history: EncounterHistory, sessionId: string): void {
-  const entry = history.find(sessionId);
-  if (!entry?.audioKept) return;
-  const unfinished =
-    entry.state === 'interrupted' || entry.state === 'finishing' || entry.state === 'recording';
-  history.record({ sessionId, audioKept: false, ...(unfinished ? { state: 'failed' as const } : {}) });
 }
 
 /**

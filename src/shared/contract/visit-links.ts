@@ -12,6 +12,9 @@ export const visitLinkSchema = z.object({
   providerId: z.string().optional(),
 });
 
+/** A field of a link (`encounter_id`, or `link` for the whole) and the rule it broke. */
+export const visitLinkProblemSchema = z.object({ field: z.string(), rule: z.string() });
+
 /**
  * What main holds of the EHR's visit links (issue 18): the visit a link opened, until the window
  * fills it in (kept as the next visit while one records); and the last link that could not be
@@ -23,7 +26,7 @@ export const visitLinksSchema = z.object({
   refused: z
     .object({
       id: z.number().int().positive(),
-      problems: z.array(z.object({ field: z.string(), rule: z.string() })).min(1),
+      problems: z.array(visitLinkProblemSchema).min(1),
     })
     .optional(),
 });
