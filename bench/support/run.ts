@@ -3,8 +3,9 @@
  * processes it starts (Chromium through e2e/support's one launcher, browser mode, the sandbox) and
  * their clean-up on success, failure, Ctrl-C or a deadline, with a non-zero exit when it cannot measure.
  */
-import type { Browser } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +57,83 @@ export async function startChromium(options: { wav?: string; loop?: boolean } = 
   const browser = await launchChromium(options);
   onCleanup(() => browser.close());
   return browser;
+}
+
+/**
+ * Chromium as it runs for a clinician: with no debugger attached while it is measured. Playwright
+ * drives a page over the DevTools protocol, and while attached the browser reports every WebSocket
+ * frame and more to it (in the same run it measured about 1.5 % of a core more while recording,
+ * mostly in the browser process); the Electron app has no debugger. So the browser is started with
+ * the very command line Playwright gives it (read from a launch of its own, so the flags match
+ * every other benchmark) but on a DevTools port instead of Playwright's pipe; `drive` connects,
+ * runs steps, and disconnects, which detaches every DevTools session from the page.
+ */
+export async function startDetachedChromium(options: { wav?: string; loop?: boolean } = {}) {
+  const executable = chromiumExecutable();
+  if (!executable || !existsSync(executable))
+    throw new CannotMeasure('no Chromium: install Debian chromium or set CHROMIUM_PATH');
+  const probe = await launchChromium(options);
+  // The command line of the browser it started (Debian's /usr/bin/chromium is a script that execs
+  // the binary with the system's flags: taken as they are).
+  const [binary, ...argv] = readFileSync(`/proc/${playwrightsChromium()}/cmdline`, 'utf8')
+    .split('\0')
+    .filter(Boolean);
+  await probe.close();
+  const userDataDir = await tempDir('bench-chromium-');
+  const args = [
+    ...argv.filter((a) => !/^--(user-data-dir|remote-debugging-pipe|no-startup-window)\b/.test(a)),
+    `--user-data-dir=${userDataDir}`,
+    '--remote-debugging-port=0',
+    'about:blank',
+  ];
+  const child = spawn(binary!, args, { stdio: 'ignore' });
+  const stop = onCleanup(async () => {
+    child.kill();
+    await new Promise((resolve) => child.once('exit', resolve).once('error', resolve));
+  });
+  const portFile = join(userDataDir, 'DevToolsActivePort');
+  for (
+    let waited = 0;
+    !existsSync(portFile) || readFileSync(portFile, 'utf8').split('\n').length < 2;
+    waited += 50
+  ) {
+    if (waited > 20_000) throw new CannotMeasure('Chromium did not open its DevTools port');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const port = readFileSync(portFile, 'utf8').split('\n')[0];
+  return {
+    pid: child.pid!,
+    /** Connects, runs `steps` on the page, disconnects (the page and the browser carry on). */
+    async drive<T>(steps: (page: Page) => Promise<T>): Promise<T> {
+      const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+      try {
+        const context = browser.contexts()[0]!;
+        const page = context.pages()[0] ?? (await context.waitForEvent('page'));
+        return await steps(page);
+      } finally {
+        // Connected over CDP, close() only disconnects: the browser and its pages stay.
+        await browser.close();
+      }
+    },
+    close: stop,
+  };
+}
+
+/** The Chromium Playwright started: a direct child of this process on Playwright's pipe. */
+function playwrightsChromium(): number {
+  const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8')
+    .split(' ')
+    .filter(Boolean)
+    .map(Number);
+  const found = children.filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--remote-debugging-pipe');
+    } catch {
+      return false;
+    }
+  });
+  if (found.length === 0) throw new CannotMeasure('could not find the Chromium process Playwright started');
+  return found.at(-1)!;
 }
 
 export async function tempDir(prefix: string): Promise<string> {

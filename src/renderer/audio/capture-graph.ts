@@ -1,4 +1,5 @@
 import { SERVICE_SAMPLE_RATE } from '../../shared/audio-format';
+import { CAPTURE_RENDER_LATENCY_S } from './capture-latency';
 import captureProcessorUrl from './worklet/capture-processor.ts?worker&url';
 import { CAPTURE_PROCESSOR_NAME, type FromCaptureWorklet, type ToCaptureWorklet } from './worklet/messages';
 
@@ -80,7 +81,12 @@ export async function startCaptureGraph(
         if (message.byteLength > 0) send({ type: 'release', message }, [message]);
       },
       flush(timeoutMs = FLUSH_TIMEOUT_MS) {
-        send({ type: 'flush' });
+        // Input reaches the worklet a callback (`baseLatency`) at a time, so at the press up to a
+        // callback of audio from before it is still on its way: half a callback's worth more is
+        // taken (the press falls between two callbacks). Without it a word ended 5 to 11 ms short at
+        // End (e2e/end-tail.spec.ts); with a whole callback's worth, 12 to 17 ms long.
+        const inFlight = Math.round(((context.baseLatency || 0) * context.sampleRate) / 2);
+        send({ type: 'flush', afterSamples: inFlight });
         let timer: ReturnType<typeof setTimeout> | undefined;
         const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
         return Promise.race([flushed, late]).finally(() => clearTimeout(timer));
@@ -105,10 +111,13 @@ async function readyWorklet(
 ): Promise<{ context: AudioContext; node: AudioWorkletNode; flushed: Promise<void> }> {
   let context: AudioContext;
   try {
-    context = new AudioContext({ latencyHint: 'interactive', ...(rate ? { sampleRate: rate } : {}) });
+    context = new AudioContext({
+      latencyHint: CAPTURE_RENDER_LATENCY_S,
+      ...(rate ? { sampleRate: rate } : {}),
+    });
   } catch (error) {
     if (!rate) throw error;
-    context = new AudioContext({ latencyHint: 'interactive' });
+    context = new AudioContext({ latencyHint: CAPTURE_RENDER_LATENCY_S });
   }
   try {
     await context.audioWorklet.addModule(captureProcessorUrl);

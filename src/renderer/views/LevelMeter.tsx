@@ -7,10 +7,17 @@ import { useAppStore } from '../store/use-app-store';
 const FLOOR_DBFS = -60;
 const fraction = (dbfs: number) => Math.min(1, Math.max(0, (dbfs - FLOOR_DBFS) / -FLOOR_DBFS));
 /**
- * At most five drawings a second: enough to see the microphone hear the room, and each drawing is
- * a frame the compositor and the GPU process make (half of them cost about 1 % of a core).
+ * At most four drawings a second: enough to see the microphone hear the room, and each drawing is
+ * a frame the compositor and the GPU process make (five a second measured at 1.0–1.4 % of a core
+ * over not drawing; docs/benchmarks.md).
  */
-const DRAW_EVERY_MS = 200;
+const DRAW_EVERY_MS = 250;
+/**
+ * Levels are shown in steps of this many dB (about 3 % of the bar): the room's noise flickering by
+ * a dB or two is not worth a frame, a voice moves the bar by more.
+ */
+const STEP_DB = 2;
+const toStep = (dbfs: number) => STEP_DB * Math.round(Math.max(FLOOR_DBFS, dbfs) / STEP_DB);
 
 /**
  * The microphone's level (RMS bar, peak tick) and, while recording, whether the latest chunk was
@@ -19,8 +26,8 @@ const DRAW_EVERY_MS = 200;
  *
  * Levels are drawn straight into the elements, not through React: a render per level was the
  * largest part of recording's cost in the page after the voice model (docs/benchmarks.md, issue
- * 19). At most five a second; a level that rounds to the whole dB already shown is not drawn
- * again, and a hidden window draws nothing until it is shown again.
+ * 19). At most four a second, in 2 dB steps; a level that rounds to the step already shown is not
+ * drawn again, and a hidden window draws nothing until it is shown again.
  */
 export function LevelMeter({
   showSpeech = true,
@@ -41,8 +48,8 @@ export function LevelMeter({
       if (document.hidden) return;
       const now = performance.now();
       if (!force && now - drawn.at < DRAW_EVERY_MS) return;
-      const rms = Math.round(Math.max(FLOOR_DBFS, level?.rmsDbfs ?? SILENCE_DBFS));
-      const peak = Math.round(Math.max(FLOOR_DBFS, level?.peakDbfs ?? SILENCE_DBFS));
+      const rms = toStep(level?.rmsDbfs ?? SILENCE_DBFS);
+      const peak = toStep(level?.peakDbfs ?? SILENCE_DBFS);
       // Paused by the clinician nothing is recorded, whoever speaks: the flag says that instead.
       const speech = paused ? 'Not recording' : level?.speech ? 'Speech' : 'Quiet';
       if (rms !== drawn.rms && meter.current && rmsBar.current) {

@@ -33,6 +33,8 @@ class CaptureProcessor extends AudioWorkletProcessor {
   private stopped = false;
   /** After 'flush' the capture is over: later input is not framed (it is after End). */
   private flushed = false;
+  /** Input samples still to take before the flush ('flush' asks for the audio in flight). */
+  private flushAfter: number | undefined;
 
   constructor() {
     super();
@@ -53,14 +55,17 @@ class CaptureProcessor extends AudioWorkletProcessor {
     this.port.onmessage = (event: MessageEvent<ToCaptureWorklet>) => {
       const message = event.data;
       if (message.type === 'release') this.chunker.release(message.message);
-      else if (message.type === 'flush') this.flush();
-      else this.stopped = true;
+      else if (message.type === 'flush') {
+        this.flushAfter = message.afterSamples;
+        if (this.flushAfter <= 0) this.flush();
+      } else this.stopped = true;
     };
   }
 
   /**
-   * End: messages are handled between render quanta, so everything captured up to now is in the
-   * chunker; it goes out as the final chunk (a full chunk the resampler's last samples complete is
+   * End: messages are handled between render quanta, and once the audio that was in flight at the
+   * press has been taken (see capture-graph.ts) everything captured up to End is in the chunker;
+   * it goes out as the final chunk (a full chunk the resampler's last samples complete is
    * sent first, as an ordinary one), then 'flushed' says nothing more follows.
    */
   private flush(): void {
@@ -75,7 +80,13 @@ class CaptureProcessor extends AudioWorkletProcessor {
     // Mono: the node is created with channelCount 1 ('explicit'), so Web Audio has already mixed
     // a stereo microphone down. No input (a disconnected source) is simply no audio.
     const samples = inputs[0]?.[0];
-    if (samples && !this.flushed) this.chunker.push(samples);
+    if (samples && !this.flushed) {
+      this.chunker.push(samples);
+      if (this.flushAfter !== undefined) {
+        this.flushAfter -= samples.length;
+        if (this.flushAfter <= 0) this.flush();
+      }
+    }
     return !this.stopped;
   }
 }

@@ -22,8 +22,9 @@ export interface CaptureFlushedMessage {
 export type FromCaptureWorklet = CaptureChunkMessage | CaptureFlushedMessage;
 
 /**
- * Renderer → worklet: hand a buffer back for reuse; flush (End: send what was captured since the
- * last full chunk as a final, shorter chunk, then nothing more); or stop processing.
+ * Renderer → worklet: hand a buffer back for reuse; flush (End: take `afterSamples` more input,
+ * the audio that was still on its way when End was pressed, then send what was captured since the
+ * last full chunk as a final, shorter chunk, and nothing more); or stop processing.
  */
 export type ToCaptureWorklet =
-  { type: 'release'; message: ArrayBuffer } | { type: 'flush' } | { type: 'stop' };
+  { type: 'release'; message: ArrayBuffer } | { type: 'flush'; afterSamples: number } | { type: 'stop' };
