@@ -5,7 +5,7 @@
  * A script that fails is reported as failed and its section keeps nothing from an earlier run:
  * every number in docs/benchmarks.md comes from this run, or is marked as not measured.
  *
- *   npm run bench                 # everything (under 8 minutes on 2 cores)
+ *   npm run bench                 # everything (about 12 minutes on 2 cores)
  *   npm run bench -- --only a,b   # some sections, by name (their headlines only)
  */
 import { spawn } from 'node:child_process';

@@ -26,8 +26,8 @@ function stateWords(state: RecorderView['state'], pauseReason: RecorderView['pau
  */
 export function RecordingPane() {
   const headingId = useId();
-  // Narrow selectors: main reports the recorder ten times a second (elapsed time, backlog), and
-  // this view only needs to redraw when the state or its reason changes.
+  // Narrow selectors: main reports the recorder every time the elapsed second or the backlog
+  // changes, and this view only needs to redraw when the state or its reason changes.
   const state = useAppStore((s) => s.recorder?.state ?? 'idle');
   const reason = useAppStore((s) => s.recorder?.reason);
   const pauseReason = useAppStore((s) => s.recorder?.pauseReason);
