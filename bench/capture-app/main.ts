@@ -233,6 +233,16 @@ async function round(floorUrl: string): Promise<Round> {
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 /** The renderer's threads that used more than 0.2 % of a core, busiest first. */
 const busiest = (u: Use) => u.threads.filter(([, v]) => v > 0.2);
+/** Each round's busiest renderer threads in one window, as `round 1: name 1.2, …; round 2: …`. */
+const threadsPerRound = (rounds: Round[], pick: (r: Round) => Use) =>
+  rounds
+    .map(
+      (r, k) =>
+        `round ${k + 1}: ${busiest(pick(r))
+          .map(([n, p]) => `${n} ${fixed(p, 1)}`)
+          .join(', ')}`,
+    )
+    .join('; ');
 /** % of a core of the renderer's threads named `name` in a window (0 if none worked). */
 const threadUse = (u: Use, name: string) => u.threads.find(([n]) => n === name)?.[1] ?? 0;
 
@@ -279,14 +289,7 @@ ${row('app core (main process)', (u) => u.core)}
 
 **The capture graph alone** (\`bench/capture-app/capture-floor.ts\`: the app's graph and built worklet in
 a page of its own, nothing else; ${rounds.map((r) => r.floorChunks).join(' / ')} chunks in its windows) measured just
-before each round's app, in a browser of its own: its threads ${rounds
-      .map(
-        (r, k) =>
-          `round ${k + 1}: ${busiest(r.floor)
-            .map(([n, p]) => `${n} ${fixed(p, 1)}`)
-            .join(', ')}`,
-      )
-      .join('; ')}.
+before each round's app, in a browser of its own: its threads ${threadsPerRound(rounds, (r) => r.floor)}.
 The app's own work above it: **${fixed(windowDelta - floorDelta)} %** of a core (recording ${fixed(windowDelta)} %, the graph alone ${fixed(floorDelta)} %).
 
 **The first visit's warm-up** (${SETTLE_MS / 1_000}–${SETTLE_MS / 1_000 + WARM_UP_S} s after Start, before the recording window): the window's processes
@@ -294,14 +297,7 @@ ${rounds.map((r) => fixed(r.warmUp.window - r.idle.window)).join(' / ')} % of a 
 voice model's WebAssembly) ${rounds.map((r) => fixed(threadUse(r.warmUp, 'ThreadPoolForeg'))).join(' / ')} % (in the recording window after it: ${rounds.map((r) => fixed(threadUse(r.recording, 'ThreadPoolForeg'))).join(' / ')} %).
 
 The renderer's threads while recording (Linux names, cut at 15 characters; \`chromium\` is the
-main thread, where Silero runs): ${rounds
-      .map(
-        (r, k) =>
-          `round ${k + 1}: ${busiest(r.recording)
-            .map(([n, p]) => `${n} ${fixed(p, 1)}`)
-            .join(', ')}`,
-      )
-      .join('; ')}.
+main thread, where Silero runs): ${threadsPerRound(rounds, (r) => r.recording)}.
 
 The same recording with Playwright attached (the harness's cost, not the app's), the window's
 processes over idle: ${rounds.map((r) => fixed(r.attached.window - r.idle.window)).join(' / ')} (the browser process ${rounds.map((r) => fixed(r.attached.browser - r.idle.browser)).join(' / ')}, the renderer ${rounds.map((r) => fixed(r.attached.renderer - r.idle.renderer)).join(' / ')}).
