@@ -1,7 +1,7 @@
 /**
  * The floor under recording's cost, measured in the same run as the app: a page that does nothing
  * but the app's own capture graph (the microphone into a 16 kHz AudioContext at the app's render
- * latency, into the built capture worklet from out/renderer, each chunk handed straight back) with
+ * latency, into the built capture worklet from out/renderer, chunks handed back five at a time, as the app does) with
  * no voice detection, no sending and nothing drawn. What recording costs above this is the app's
  * own work; the floor itself moves with the machine (the same page measured 2.7 to 3.7 % of a core
  * on different hours of one day), which is why it is measured beside the app and not quoted.
@@ -25,10 +25,14 @@ await context.audioWorklet.addModule(${JSON.stringify(workletUrl)});
 const node = new AudioWorkletNode(context, ${JSON.stringify(CAPTURE_PROCESSOR_NAME)}, { numberOfInputs: 1,
   numberOfOutputs: 0, channelCount: 1, channelCountMode: 'explicit', channelInterpretation: 'speakers' });
 window.chunks = 0;
+let returning = [];
 node.port.onmessage = ({ data }) => {
   if (data.type !== 'chunk') return;
   window.chunks++;
-  node.port.postMessage({ type: 'release', message: data.message }, [data.message]);
+  returning.push(data.message);
+  if (returning.length < 5) return;
+  node.port.postMessage({ type: 'release', messages: returning }, returning);
+  returning = [];
 };
 context.createMediaStreamSource(stream).connect(node);
 </script>`;

@@ -8,7 +8,8 @@ import { CHUNK_HEADER_BYTES } from '../../../shared/contract/audio-chunk';
  *
  * Transferring detaches a buffer, so each chunk needs a fresh one: `acquire()` reuses a buffer
  * handed back with `release()` (when the receiver returns it) and otherwise allocates one — at most
- * 10 allocations a second at 100 ms chunks, never per render quantum.
+ * 10 allocations a second at 100 ms chunks, never per render quantum. Twelve are made up front: the
+ * renderer hands them back five at a time (capture-graph.ts), so about six are away at once.
  */
 export class ChunkPool {
   readonly samples: number;
@@ -17,7 +18,7 @@ export class ChunkPool {
   private readonly free: Int16Array[] = [];
   private readonly capacity: number;
 
-  constructor(samples: number = FRAME_SAMPLES, capacity = 8, headerBytes: number = CHUNK_HEADER_BYTES) {
+  constructor(samples: number = FRAME_SAMPLES, capacity = 12, headerBytes: number = CHUNK_HEADER_BYTES) {
     this.samples = samples;
     this.capacity = capacity;
     this.headerBytes = headerBytes;

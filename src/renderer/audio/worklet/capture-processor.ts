@@ -54,7 +54,7 @@ class CaptureProcessor extends AudioWorkletProcessor {
     });
     this.port.onmessage = (event: MessageEvent<ToCaptureWorklet>) => {
       const message = event.data;
-      if (message.type === 'release') this.chunker.release(message.message);
+      if (message.type === 'release') for (const buffer of message.messages) this.chunker.release(buffer);
       else if (message.type === 'flush') {
         this.flushAfter = message.afterSamples;
         if (this.flushAfter <= 0) this.flush();
