@@ -202,7 +202,10 @@ async function round(floorUrl: string): Promise<Round> {
   // Let the page settle (detached) before the reference window.
   await sleep(SETTLE_MS);
   const idle = await measure(() => sleep(WINDOW_S * 1_000));
-  await chromium.drive((page) => startVisit(page));
+  const clockAtStart = await chromium.drive(async (page) => {
+    await startVisit(page);
+    return readClock(page);
+  });
   await sleep(SETTLE_MS);
   const warmUp = await measure(() => sleep(WARM_UP_S * 1_000), WARM_UP_S);
   const clockBefore = await chromium.drive(readClock);
@@ -217,6 +220,14 @@ async function round(floorUrl: string): Promise<Round> {
   await app.close();
   const counted = clockAfter.seconds - clockBefore.seconds;
   // A recording that stalled or paused would make its window look cheap: it must have run through.
+  // Nor may the warm-up have been a wait for the microphone: a capture that began late would be
+  // audio missing from the visit's start (and its window would look cheap). Said, not averaged in.
+  const countedBefore = clockBefore.seconds - clockAtStart.seconds;
+  const wallBefore = (clockBefore.at - clockAtStart.at) / 1_000;
+  if (countedBefore < wallBefore - 2)
+    throw new Error(
+      `the visit's clock counted ${countedBefore} s in the ${wallBefore.toFixed(1)} s after Start: capture started late`,
+    );
   if (counted < WINDOW_S - 1)
     throw new Error(`the visit's clock counted ${counted} s in a ${WINDOW_S} s window`);
   return {
