@@ -166,6 +166,8 @@ interface Round {
   clock: { counted: number; wall: number };
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 async function measureFloor(url: string): Promise<{ floor: Use; floorChunks: number }> {
   const chromium = await startDetachedChromium({ wav: CONVERSATION_WAV, loop: true });
   const chunks = (page: Page) => page.evaluate(() => (globalThis as unknown as { chunks: number }).chunks);
@@ -173,10 +175,11 @@ async function measureFloor(url: string): Promise<{ floor: Use; floorChunks: num
     await page.goto(url);
     await page.waitForFunction(() => (globalThis as unknown as { chunks?: number }).chunks! > 0);
   });
-  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  await sleep(SETTLE_MS);
   const before = await chromium.drive(chunks);
+  // No app core beside the floor: pid 0 matches no process, so its `core` stays 0.
   const start = snapshot(chromium.pid, 0);
-  await new Promise((resolve) => setTimeout(resolve, WINDOW_S * 1_000));
+  await sleep(WINDOW_S * 1_000);
   const floor = use(start, snapshot(chromium.pid, 0));
   const floorChunks = (await chromium.drive(chunks)) - before;
   await chromium.close();
@@ -193,7 +196,6 @@ async function round(floorUrl: string): Promise<Round> {
     await wait();
     return use(before, snapshot(chromium.pid, app.host.pid), seconds);
   };
-  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
   await chromium.drive(async (page) => {
     await page.goto(app.host.launchUrl);
     await page.getByRole('button', { name: 'Try the demo' }).click();
