@@ -3,6 +3,7 @@ import type { RecorderView } from '../../../shared/contract';
 import { localIsoDate } from '../../../shared/local-date';
 import { describePatient } from '../../encounter/patient';
 import { formatClock } from '../../results/format';
+import { recordingTitle } from './recording-title';
 import { useAppStore } from '../../store/use-app-store';
 import { LevelMeter } from '../LevelMeter';
 import { MicrophonePicker } from '../MicrophonePicker';
@@ -48,8 +49,8 @@ export function RecordingPane() {
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const sending = state === 'streaming' || state === 'connecting';
   const pausedByYou = state === 'paused';
-  // The state and the time, in the taskbar too: "● Recording 4:12 — Ambient Scribe".
-  useRecordingTitle(`${pausedByYou ? 'Paused' : 'Recording'} ${formatClock(elapsedS)}`);
+  // The state, in the taskbar too, with whole minutes: "● Recording 4 min — Ambient Scribe".
+  useRecordingTitle(pausedByYou, Math.floor(elapsedS / 60) * 60);
   useShortcut(SHORTCUTS.pauseResume, true, () => void (pausedByYou ? resume() : pause()));
   useShortcut(SHORTCUTS.end, true, () => void end());
   const patientLine = patient ? describePatient(patient, localIsoDate(new Date())) : undefined;
@@ -166,12 +167,12 @@ export function RecordingPane() {
 }
 
 /** While recording, the window title says so too: visible in the taskbar when the app is behind. */
-function useRecordingTitle(word: string): void {
+function useRecordingTitle(pausedByYou: boolean, elapsedMinuteS: number): void {
   useEffect(() => {
     const previous = document.title;
-    document.title = `● ${word} — ${previous}`;
+    document.title = recordingTitle(pausedByYou, elapsedMinuteS, previous);
     return () => {
       document.title = previous;
     };
-  }, [word]);
+  }, [pausedByYou, elapsedMinuteS]);
 }
