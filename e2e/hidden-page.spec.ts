@@ -25,7 +25,11 @@ import { pageTiming, timePageSends, type TimedSend } from './support/page-sends'
  */
 const WAV = 'e2e/fixtures/conversation.wav';
 const HIDDEN_MS = 60_000;
-/** One render quantum at 16 kHz: 128 samples. */
+/**
+ * Web Audio's default render quantum at 16 kHz, 128 samples: the cadence's tolerance. It stays this
+ * tight where the graph renders a whole chunk per quantum (src/renderer/audio/capture-latency.ts):
+ * the chunk is still rendered in the callback whose audio runs out, at the same times.
+ */
 const QUANTUM_MS = 8;
 
 interface Hideable {

@@ -1,7 +1,7 @@
 /**
  * The floor under recording's cost, measured in the same run as the app: a page that does nothing
- * but the app's own capture graph (the microphone into a 16 kHz AudioContext at the app's render
- * latency, into the built capture worklet from out/renderer, chunks handed back five at a time, as the app does) with
+ * but the app's own capture graph (the microphone into a 16 kHz AudioContext rendering as the app's
+ * does, into the built capture worklet from out/renderer, chunks handed back five at a time, as the app does) with
  * no voice detection, no sending and nothing drawn. What recording costs above this is the app's
  * own work; the floor itself moves with the machine (the same page measured 2.7 to 3.7 % of a core
  * on different hours of one day), which is why it is measured beside the app and not quoted.
@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CAPTURE_RENDER_LATENCY_S } from '../../src/renderer/audio/capture-latency';
+import { captureContextOptions } from '../../src/renderer/audio/capture-latency';
 import { CAPTURE_PROCESSOR_NAME } from '../../src/renderer/audio/worklet/messages';
 import { onCleanup } from '../support/run';
 
@@ -20,7 +20,7 @@ function floorPage(workletUrl: string): string {
   return `<!doctype html><meta charset="utf-8"><title>capture floor</title><script type="module">
 const stream = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: { ideal: 1 },
   echoCancellation: false, noiseSuppression: false, autoGainControl: false }, video: false });
-const context = new AudioContext({ latencyHint: ${CAPTURE_RENDER_LATENCY_S}, sampleRate: 16000 });
+const context = new AudioContext(${JSON.stringify(captureContextOptions(16_000))});
 await context.audioWorklet.addModule(${JSON.stringify(workletUrl)});
 const node = new AudioWorkletNode(context, ${JSON.stringify(CAPTURE_PROCESSOR_NAME)}, { numberOfInputs: 1,
   numberOfOutputs: 0, channelCount: 1, channelCountMode: 'explicit', channelInterpretation: 'speakers' });

@@ -1,5 +1,6 @@
 import { SERVICE_SAMPLE_RATE } from '../../shared/audio-format';
-import { CAPTURE_RENDER_LATENCY_S } from './capture-latency';
+import { captureContextOptions } from './capture-latency';
+import { CaptureClock } from './capture-clock';
 import captureProcessorUrl from './worklet/capture-processor.ts?worker&url';
 import { CAPTURE_PROCESSOR_NAME, type FromCaptureWorklet, type ToCaptureWorklet } from './worklet/messages';
 
@@ -79,7 +80,7 @@ export async function startCaptureGraph(
       source = ready.context.createMediaStreamSource(stream);
     }
     source.connect(ready.node);
-    const { context, node, flushed } = ready;
+    const { context, node, flushed, clock } = ready;
     let returning: ArrayBuffer[] = [];
     const send = (message: ToCaptureWorklet, transfer: Transferable[] = []) =>
       node.port.postMessage(message, transfer);
@@ -93,12 +94,10 @@ export async function startCaptureGraph(
         returning = [];
       },
       flush(timeoutMs = FLUSH_TIMEOUT_MS) {
-        // Input reaches the worklet a callback (`baseLatency`) at a time, so at the press up to a
-        // callback of audio from before it is still on its way: half a callback's worth more is
-        // taken (the press falls between two callbacks). Without it a word ended 5 to 11 ms short at
-        // End (e2e/end-tail.spec.ts); with a whole callback's worth, 12 to 17 ms long.
-        const inFlight = Math.round(((context.baseLatency || 0) * context.sampleRate) / 2);
-        send({ type: 'flush', afterSamples: inFlight });
+        // The audio captured up to now, on the capture clock (capture-clock.ts): the worklet takes
+        // input up to that frame, then sends what is left as the final chunk. At the press, up to a
+        // callback of it may still be on its way to the worklet.
+        send({ type: 'flush', untilFrame: clock.framesAt(performance.now(), context.sampleRate) });
         let timer: ReturnType<typeof setTimeout> | undefined;
         const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
         return Promise.race([flushed, late]).finally(() => clearTimeout(timer));
@@ -116,21 +115,25 @@ export async function startCaptureGraph(
   }
 }
 
+/**
+ * The capture context at `rate`, one chunk per render quantum (capture-latency.ts), or at the
+ * device's rate and the default quantum when it cannot run at `rate`.
+ */
+function createContext(rate: number | undefined): AudioContext {
+  try {
+    return new AudioContext(captureContextOptions(rate));
+  } catch (error) {
+    if (rate === undefined) throw error;
+    return new AudioContext(captureContextOptions(undefined));
+  }
+}
+
 /** A running context (at `rate`, or the device's when it cannot) with the capture worklet loaded. */
 async function readyWorklet(
   rate: number | undefined,
   options: CaptureGraphOptions,
-): Promise<{ context: AudioContext; node: AudioWorkletNode; flushed: Promise<void> }> {
-  let context: AudioContext;
-  try {
-    context = new AudioContext({
-      latencyHint: CAPTURE_RENDER_LATENCY_S,
-      ...(rate ? { sampleRate: rate } : {}),
-    });
-  } catch (error) {
-    if (!rate) throw error;
-    context = new AudioContext({ latencyHint: CAPTURE_RENDER_LATENCY_S });
-  }
+): Promise<{ context: AudioContext; node: AudioWorkletNode; flushed: Promise<void>; clock: CaptureClock }> {
+  const context = createContext(rate);
   try {
     await context.audioWorklet.addModule(captureProcessorUrl);
     const node = new AudioWorkletNode(context, CAPTURE_PROCESSOR_NAME, {
@@ -143,10 +146,12 @@ async function readyWorklet(
     });
     let onFlushed: () => void = () => undefined;
     const flushed = new Promise<void>((resolve) => (onFlushed = resolve));
+    const clock = new CaptureClock();
     node.port.onmessage = (event: MessageEvent<FromCaptureWorklet>) => {
       const data = event.data;
       if (data.type === 'flushed') return onFlushed();
       const { message, ...info } = data;
+      if (!info.final) clock.chunkArrived(performance.now(), info.endTime);
       options.onChunk(message, {
         index: info.index,
         endTime: info.endTime,
@@ -156,7 +161,7 @@ async function readyWorklet(
     };
     // A context created without a user gesture may start suspended.
     if (context.state === 'suspended') await context.resume();
-    return { context, node, flushed };
+    return { context, node, flushed, clock };
   } catch (error) {
     await context.close().catch(() => undefined);
     throw error;

@@ -79,7 +79,7 @@ describe('CaptureChunker (what the worklet runs)', () => {
 
   describe('flush at End: the audio since the last full chunk goes out as a final, shorter chunk', () => {
     /** Everything the chunker emits for `input` pushed in 128-sample blocks, then flushed. */
-    function flushed(rate: number, input: Float32Array) {
+    function flushed(rate: number, input: Float32Array, excessInputFrames = 0, block = 128) {
       const chunks: {
         index: number;
         samples: Int16Array;
@@ -97,9 +97,9 @@ describe('CaptureChunker (what the worklet runs)', () => {
         });
         chunker.release(message);
       });
-      for (let at = 0; at < input.length; at += 128)
-        chunker.push(input.subarray(at, Math.min(input.length, at + 128)));
-      const tail = chunker.flush();
+      for (let at = 0; at < input.length; at += block)
+        chunker.push(input.subarray(at, Math.min(input.length, at + block)));
+      const tail = chunker.flush(excessInputFrames);
       return { chunks, tail };
     }
 
@@ -139,6 +139,19 @@ describe('CaptureChunker (what the worklet runs)', () => {
       const { chunks, tail } = flushed(16_000, signal(16_000, 0.2));
       expect(tail).toBe(0);
       expect(chunks.map((c) => c.samples.length)).toEqual([1_600, 1_600]);
+    });
+
+    it('input past the end of the capture is cut from the final chunk (a quantum rendered before End was handled)', () => {
+      // Whole-chunk quanta: 1,600 samples a block; End fell 600 samples into the third block.
+      const input = signal(16_000, 0.3);
+      const { chunks, tail } = flushed(16_000, input.subarray(0, 4_000), 400, 1_600);
+      expect(chunks.map((c) => c.samples.length)).toEqual([1_600, 1_600, 400]);
+      expect(tail).toBe(400);
+      expect(chunks.at(-1)!.final).toBe(true);
+      // Past a chunk already sent, what was sent stays: the final chunk is simply not there.
+      const over = flushed(16_000, input.subarray(0, 3_300), 500, 1_600);
+      expect(over.tail).toBe(0);
+      expect(over.chunks.map((c) => c.samples.length)).toEqual([1_600, 1_600]);
     });
 
     it('at 48 kHz the resampler gives up what it held back: the chunks cover all the input', () => {

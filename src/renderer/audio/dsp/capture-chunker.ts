@@ -1,4 +1,4 @@
-import { MIN_CHUNK_BYTES } from '../../../shared/audio-format';
+import { MIN_CHUNK_BYTES, SERVICE_SAMPLE_RATE } from '../../../shared/audio-format';
 import { CHUNK_HEADER_BYTES } from '../../../shared/contract/audio-chunk';
 import { ChunkPool } from './chunk-pool';
 import { Framer } from './framer';
@@ -23,7 +23,7 @@ export type ChunkSink = (
 /** The service's shortest chunk in samples (20 ms): a shorter final chunk is zero-padded to it. */
 export const MIN_FINAL_SAMPLES = MIN_CHUNK_BYTES / 2;
 
-/** The longest render block the worklet expects (Web Audio's render quantum is 128). */
+/** Blocks longer than this (a render quantum of 1,600 frames, say) are resampled in parts of this size. */
 const MAX_BLOCK = 1_024;
 
 /**
@@ -38,7 +38,7 @@ export class CaptureChunker {
   private readonly framer: Framer;
   private readonly scratch: Float32Array;
   private readonly onChunk: ChunkSink;
-  private inputFrames = 0;
+  private frames = 0;
 
   constructor(inputRate: number, onChunk: ChunkSink, pool: ChunkPool = new ChunkPool()) {
     this.resampler = new Resampler(inputRate);
@@ -50,8 +50,13 @@ export class CaptureChunker {
     this.framer = new Framer((frame, index) => {
       const samples = this.pool.acquire();
       toInt16LE(frame, samples, frame.length);
-      this.onChunk(samples.buffer as ArrayBuffer, index, this.inputFrames, frame.length, false);
+      this.onChunk(samples.buffer as ArrayBuffer, index, this.frames, frame.length, false);
     });
+  }
+
+  /** Input samples pushed so far. */
+  get inputFrames(): number {
+    return this.frames;
   }
 
   /**
@@ -62,18 +67,26 @@ export class CaptureChunker {
    * dropped: at most 20 ms of silence after the last word, never a lost word. Returns the number
    * of samples of captured audio in the final chunk (0: nothing was left, no chunk was sent).
    * Allocates the final chunk's buffer (once per capture); nothing may be pushed afterwards.
+   *
+   * `excessInputFrames`: input pushed after the moment the capture ends (a render that came before
+   * End's message was handled). That much is cut from the end of the final chunk, as far as it
+   * reaches; audio already sent in a full chunk stays sent.
    */
-  flush(): number {
+  flush(excessInputFrames = 0): number {
     const written = this.resampler.flush(this.scratch);
     this.framer.push(this.scratch, written);
     const index = this.framer.frames;
-    const partial = this.framer.takePartial();
+    const excess = Math.round(
+      (Math.max(0, excessInputFrames) * SERVICE_SAMPLE_RATE) / this.resampler.inputRate,
+    );
+    const whole = this.framer.takePartial();
+    const partial = whole.subarray(0, Math.max(0, whole.length - excess));
     if (partial.length === 0) return 0;
     const padded = Math.max(partial.length, MIN_FINAL_SAMPLES);
     const message = new ArrayBuffer(CHUNK_HEADER_BYTES + padded * 2);
     // A new buffer is zeros: the padding is already there.
     toInt16LE(partial, new Int16Array(message, CHUNK_HEADER_BYTES, padded), partial.length);
-    this.onChunk(message, index, this.inputFrames, partial.length, true);
+    this.onChunk(message, index, this.frames, partial.length, true);
     return partial.length;
   }
 
@@ -82,7 +95,7 @@ export class CaptureChunker {
     for (let start = 0; start < length; start += MAX_BLOCK) {
       const size = Math.min(MAX_BLOCK, length - start);
       const part = start === 0 && size === block.length ? block : block.subarray(start, start + size);
-      this.inputFrames += size;
+      this.frames += size;
       const written = this.resampler.process(part, this.scratch, size);
       this.framer.push(this.scratch, written);
     }

@@ -33,8 +33,8 @@ class CaptureProcessor extends AudioWorkletProcessor {
   private stopped = false;
   /** After 'flush' the capture is over: later input is not framed (it is after End). */
   private flushed = false;
-  /** Input samples still to take before the flush ('flush' asks for the audio in flight). */
-  private flushAfter: number | undefined;
+  /** The input frame the capture ends at, once 'flush' has said (the audio captured up to End). */
+  private flushAt: number | undefined;
 
   constructor() {
     super();
@@ -56,22 +56,23 @@ class CaptureProcessor extends AudioWorkletProcessor {
       const message = event.data;
       if (message.type === 'release') for (const buffer of message.messages) this.chunker.release(buffer);
       else if (message.type === 'flush') {
-        this.flushAfter = message.afterSamples;
-        if (this.flushAfter <= 0) this.flush();
+        this.flushAt = message.untilFrame;
+        if (this.chunker.inputFrames >= this.flushAt) this.flush();
       } else this.stopped = true;
     };
   }
 
   /**
-   * End: messages are handled between render quanta, and once the audio that was in flight at the
-   * press has been taken (see capture-graph.ts) everything captured up to End is in the chunker;
-   * it goes out as the final chunk (a full chunk the resampler's last samples complete is
-   * sent first, as an ordinary one), then 'flushed' says nothing more follows.
+   * End: messages are handled between render quanta, and once input up to the press has been
+   * taken (see capture-graph.ts) everything captured up to End is in the chunker; it goes out as
+   * the final chunk, less any input past the press that a quantum rendered before this message was
+   * handled (a full chunk the resampler's last samples complete is sent first, as an ordinary one),
+   * then 'flushed' says nothing more follows.
    */
   private flush(): void {
     if (this.flushed) return;
     this.flushed = true;
-    this.chunker.flush();
+    this.chunker.flush(this.chunker.inputFrames - (this.flushAt ?? this.chunker.inputFrames));
     const done: FromCaptureWorklet = { type: 'flushed' };
     this.port.postMessage(done);
   }
@@ -81,11 +82,9 @@ class CaptureProcessor extends AudioWorkletProcessor {
     // a stereo microphone down. No input (a disconnected source) is simply no audio.
     const samples = inputs[0]?.[0];
     if (samples && !this.flushed) {
-      this.chunker.push(samples);
-      if (this.flushAfter !== undefined) {
-        this.flushAfter -= samples.length;
-        if (this.flushAfter <= 0) this.flush();
-      }
+      const wanted = this.flushAt === undefined ? samples.length : this.flushAt - this.chunker.inputFrames;
+      this.chunker.push(samples, Math.min(samples.length, wanted));
+      if (this.flushAt !== undefined && this.chunker.inputFrames >= this.flushAt) this.flush();
     }
     return !this.stopped;
   }

@@ -23,10 +23,10 @@ export type FromCaptureWorklet = CaptureChunkMessage | CaptureFlushedMessage;
 
 /**
  * Renderer → worklet: hand buffers back for reuse (several at a time: a message to the worklet's
- * thread costs the page's thread about 0.2 ms, whatever it carries); flush (End: take
- * `afterSamples` more input, the audio that was still on its way when End was pressed, then send
- * what was captured since the last full chunk as a final, shorter chunk, and nothing more); or stop
- * processing.
+ * thread costs the page's thread about 0.2 ms, whatever it carries); flush (End: take input up to
+ * frame `untilFrame` of the capture, the audio captured up to the press, part of which may still be
+ * on its way; drop any input past it that is not sent yet; then send what was captured since the
+ * last full chunk as a final, shorter chunk, and nothing more); or stop processing.
  */
 export type ToCaptureWorklet =
-  { type: 'release'; messages: ArrayBuffer[] } | { type: 'flush'; afterSamples: number } | { type: 'stop' };
+  { type: 'release'; messages: ArrayBuffer[] } | { type: 'flush'; untilFrame: number } | { type: 'stop' };
