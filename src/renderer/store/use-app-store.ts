@@ -10,3 +10,10 @@ export function useAppStore<T>(selector: (state: AppState) => T): T {
   if (!store) throw new Error('useAppStore needs an AppStoreContext provider');
   return useStore(store, selector);
 }
+
+/** The store itself, for code that follows it outside React's render (the level meter's drawing). */
+export function useAppStoreApi(): AppStore {
+  const store = useContext(AppStoreContext);
+  if (!store) throw new Error('useAppStoreApi needs an AppStoreContext provider');
+  return store;
+}

@@ -1,17 +1,25 @@
 import { useEffect, useRef } from 'react';
 import type { CaptureLevel } from '../audio/capture-types';
 import { SILENCE_DBFS } from '../audio/level-meter';
-import { useAppStore } from '../store/use-app-store';
+import type { AppState } from '../store/app-store';
+import { useAppStore, useAppStoreApi } from '../store/use-app-store';
 
 /** −60 dBFS and below shows as an empty bar: a quiet room, not a signal worth showing. */
 const FLOOR_DBFS = -60;
 const fraction = (dbfs: number) => Math.min(1, Math.max(0, (dbfs - FLOOR_DBFS) / -FLOOR_DBFS));
 /**
- * At most four drawings a second: enough to see the microphone hear the room, and each drawing is
- * a frame the compositor and the GPU process make (five a second measured at 1.0–1.4 % of a core
- * over not drawing; docs/benchmarks.md).
+ * At most four drawings a second in the microphone check: enough to see the microphone hear the
+ * room. Each drawing is a frame the compositor and the GPU process make (five a second measured at
+ * 1.0–1.4 % of a core over not drawing; docs/benchmarks.md).
  */
 const DRAW_EVERY_MS = 250;
+/**
+ * While a visit records, the meter draws when the visit's clock turns a second, in the same frame
+ * as the clock's new text, and once between two ticks: two frames a second for both, where the
+ * meter on its own clock made four or five (issue 19).
+ */
+const DRAW_WITH_CLOCK_EVERY_MS = 500;
+const clockSecond = (state: AppState) => Math.floor((state.recorder?.elapsedMs ?? 0) / 1_000);
 /**
  * Levels are shown in steps of this many dB (about 3 % of the bar): the room's noise flickering by
  * a dB or two is not worth a frame, a voice moves the bar by more.
@@ -26,17 +34,22 @@ const toStep = (dbfs: number) => STEP_DB * Math.round(Math.max(FLOOR_DBFS, dbfs)
  *
  * Levels are drawn straight into the elements, not through React: a render per level was the
  * largest part of recording's cost in the page after the voice model (docs/benchmarks.md, issue
- * 19). At most four a second, in 2 dB steps; a level that rounds to the step already shown is not
- * drawn again, and a hidden window draws nothing until it is shown again.
+ * 19). At most four a second (two while recording, with the visit's clock), in 2 dB steps; a level
+ * that rounds to the step already shown is not drawn again, and a hidden window draws nothing until
+ * it is shown again.
  */
 export function LevelMeter({
   showSpeech = true,
   paused = false,
+  withVisitClock = false,
 }: {
   showSpeech?: boolean;
   paused?: boolean;
+  /** A visit is recording: draw with its clock's ticks (see DRAW_WITH_CLOCK_EVERY_MS). */
+  withVisitClock?: boolean;
 }) {
   const feed = useAppStore((s) => s.levelFeed);
+  const store = useAppStoreApi();
   const meter = useRef<HTMLDivElement>(null);
   const rmsBar = useRef<HTMLDivElement>(null);
   const peakTick = useRef<HTMLDivElement>(null);
@@ -47,7 +60,7 @@ export function LevelMeter({
     const draw = (level: CaptureLevel | null, force = false) => {
       if (document.hidden) return;
       const now = performance.now();
-      if (!force && now - drawn.at < DRAW_EVERY_MS) return;
+      if (!force && now - drawn.at < (withVisitClock ? DRAW_WITH_CLOCK_EVERY_MS : DRAW_EVERY_MS)) return;
       const rms = toStep(level?.rmsDbfs ?? SILENCE_DBFS);
       const peak = toStep(level?.peakDbfs ?? SILENCE_DBFS);
       // Paused by the clinician nothing is recorded, whoever speaks: the flag says that instead.
@@ -69,11 +82,19 @@ export function LevelMeter({
     const redrawWhenShown = () => draw(feed.current, true);
     document.addEventListener('visibilitychange', redrawWhenShown);
     const stop = feed.subscribe((level) => draw(level));
+    // The store tells its subscribers as it changes, in the task that changed it, and React renders
+    // the clock's new second in the same task: both land in one frame.
+    const stopClock = withVisitClock
+      ? store.subscribe((state, before) => {
+          if (clockSecond(state) !== clockSecond(before)) draw(feed.current, true);
+        })
+      : () => undefined;
     return () => {
       stop();
+      stopClock();
       document.removeEventListener('visibilitychange', redrawWhenShown);
     };
-  }, [feed, paused]);
+  }, [feed, paused, store, withVisitClock]);
 
   return (
     <div className="level">

@@ -40,8 +40,9 @@ export function RecordingPane() {
   const pause = useAppStore((s) => s.pauseRecording);
   const resume = useAppStore((s) => s.resumeRecording);
   const cancel = useAppStore((s) => s.cancelRecording);
-  // Whole seconds, so the view redraws once a second rather than with every report.
-  const elapsedS = useAppStore((s) => Math.floor((s.recorder?.elapsedMs ?? 0) / 1_000));
+  // Whole minutes for the title: the seconds are VisitClock's alone, so this view does not render
+  // again every second.
+  const elapsedMinutes = useAppStore((s) => Math.floor((s.recorder?.elapsedMs ?? 0) / 60_000));
   const encounterId = useAppStore((s) => s.recorder?.encounterId);
   const patient = useAppStore((s) =>
     s.patient && s.patient.sessionId === s.recorder?.sessionId ? s.patient : null,
@@ -50,7 +51,7 @@ export function RecordingPane() {
   const sending = state === 'streaming' || state === 'connecting';
   const pausedByYou = state === 'paused';
   // The state, in the taskbar too, with whole minutes: "● Recording 4 min — Ambient Scribe".
-  useRecordingTitle(pausedByYou, Math.floor(elapsedS / 60) * 60);
+  useRecordingTitle(pausedByYou, elapsedMinutes * 60);
   useShortcut(SHORTCUTS.pauseResume, true, () => void (pausedByYou ? resume() : pause()));
   useShortcut(SHORTCUTS.end, true, () => void end());
   const patientLine = patient ? describePatient(patient, localIsoDate(new Date())) : undefined;
@@ -71,9 +72,7 @@ export function RecordingPane() {
       </header>
       <div className="clock-row">
         <span className="rec-dot" aria-hidden="true" data-sending={sending} />
-        <time className="elapsed" data-testid="elapsed">
-          {formatClock(elapsedS)}
-        </time>
+        <VisitClock />
         <p className="record-state" role="status" data-testid="recorder-state" data-state={state}>
           {stateWords(state, pauseReason)}
         </p>
@@ -82,7 +81,7 @@ export function RecordingPane() {
       <RecordingDetails />
       {capture && (
         <>
-          <LevelMeter paused={pausedByYou} />
+          <LevelMeter paused={pausedByYou} withVisitClock />
           <p className="muted" data-testid="microphone-name">
             Microphone: {capture.device?.label || 'system default'}
             {capture.voiceDetection === 'loading' && ' · starting voice detection…'}
@@ -163,6 +162,16 @@ export function RecordingPane() {
         <MicrophonePicker />
       </div>
     </section>
+  );
+}
+
+/** The visit's running time, m:ss: the one part of the view that changes every second. */
+function VisitClock() {
+  const elapsedS = useAppStore((s) => Math.floor((s.recorder?.elapsedMs ?? 0) / 1_000));
+  return (
+    <time className="elapsed" data-testid="elapsed">
+      {formatClock(elapsedS)}
+    </time>
   );
 }
 
