@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { CaptureLevel } from '../audio/capture-types';
 import { SILENCE_DBFS } from '../audio/level-meter';
-import type { AppState } from '../store/app-store';
+import { elapsedSeconds } from '../store/recording-states';
 import { useAppStore, useAppStoreApi } from '../store/use-app-store';
 
 /** −60 dBFS and below shows as an empty bar: a quiet room, not a signal worth showing. */
@@ -19,7 +19,6 @@ const DRAW_EVERY_MS = 250;
  * meter on its own clock made four or five (issue 19).
  */
 const DRAW_WITH_CLOCK_EVERY_MS = 500;
-const clockSecond = (state: AppState) => Math.floor((state.recorder?.elapsedMs ?? 0) / 1_000);
 /**
  * Levels are shown in steps of this many dB (about 3 % of the bar): the room's noise flickering by
  * a dB or two is not worth a frame, a voice moves the bar by more.
@@ -86,7 +85,7 @@ export function LevelMeter({
     // the clock's new second in the same task: both land in one frame.
     const stopClock = withVisitClock
       ? store.subscribe((state, before) => {
-          if (clockSecond(state) !== clockSecond(before)) draw(feed.current, true);
+          if (elapsedSeconds(state) !== elapsedSeconds(before)) draw(feed.current, true);
         })
       : () => undefined;
     return () => {

@@ -4,6 +4,7 @@ import { localIsoDate } from '../../../shared/local-date';
 import { describePatient } from '../../encounter/patient';
 import { formatClock } from '../../results/format';
 import { recordingTitle } from './recording-title';
+import { elapsedSeconds } from '../../store/recording-states';
 import { useAppStore } from '../../store/use-app-store';
 import { LevelMeter } from '../LevelMeter';
 import { MicrophonePicker } from '../MicrophonePicker';
@@ -42,7 +43,7 @@ export function RecordingPane() {
   const cancel = useAppStore((s) => s.cancelRecording);
   // Whole minutes for the title: the seconds are VisitClock's alone, so this view does not render
   // again every second.
-  const elapsedMinutes = useAppStore((s) => Math.floor((s.recorder?.elapsedMs ?? 0) / 60_000));
+  const elapsedMinutes = useAppStore((s) => Math.floor(elapsedSeconds(s) / 60));
   const encounterId = useAppStore((s) => s.recorder?.encounterId);
   const patient = useAppStore((s) =>
     s.patient && s.patient.sessionId === s.recorder?.sessionId ? s.patient : null,
@@ -51,7 +52,7 @@ export function RecordingPane() {
   const sending = state === 'streaming' || state === 'connecting';
   const pausedByYou = state === 'paused';
   // The state, in the taskbar too, with whole minutes: "● Recording 4 min — Ambient Scribe".
-  useRecordingTitle(pausedByYou, elapsedMinutes * 60);
+  useRecordingTitle(pausedByYou, elapsedMinutes);
   useShortcut(SHORTCUTS.pauseResume, true, () => void (pausedByYou ? resume() : pause()));
   useShortcut(SHORTCUTS.end, true, () => void end());
   const patientLine = patient ? describePatient(patient, localIsoDate(new Date())) : undefined;
@@ -167,7 +168,7 @@ export function RecordingPane() {
 
 /** The visit's running time, m:ss: the one part of the view that changes every second. */
 function VisitClock() {
-  const elapsedS = useAppStore((s) => Math.floor((s.recorder?.elapsedMs ?? 0) / 1_000));
+  const elapsedS = useAppStore(elapsedSeconds);
   return (
     <time className="elapsed" data-testid="elapsed">
       {formatClock(elapsedS)}
@@ -176,12 +177,12 @@ function VisitClock() {
 }
 
 /** While recording, the window title says so too: visible in the taskbar when the app is behind. */
-function useRecordingTitle(pausedByYou: boolean, elapsedMinuteS: number): void {
+function useRecordingTitle(pausedByYou: boolean, elapsedMinutes: number): void {
   useEffect(() => {
     const previous = document.title;
-    document.title = recordingTitle(pausedByYou, elapsedMinuteS, previous);
+    document.title = recordingTitle(pausedByYou, elapsedMinutes, previous);
     return () => {
       document.title = previous;
     };
-  }, [pausedByYou, elapsedMinuteS]);
+  }, [pausedByYou, elapsedMinutes]);
 }
