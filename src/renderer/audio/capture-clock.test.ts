@@ -2,12 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { CaptureClock } from './capture-clock';
 
 describe('CaptureClock', () => {
-  it('knows nothing before the first chunk', () => {
-    expect(new CaptureClock().framesAt(5_000, 16_000)).toBe(0);
+  it('says nothing in the first second: chunks that all waited on a busy page must not set End', () => {
+    const clock = new CaptureClock();
+    expect(clock.framesAt(5_000, 16_000)).toBeUndefined();
+    // Nine chunks queued while the page was busy, all 800 ms late.
+    for (let k = 1; k <= 9; k++) clock.chunkArrived(k * 100 + 800, k * 0.1);
+    expect(clock.framesAt(1_800, 16_000)).toBeUndefined();
+    // The tenth arrives on time: from now on the least delay is its.
+    clock.chunkArrived(1_002, 1.0);
+    expect(clock.framesAt(1_100, 16_000)).toBe(1_098 * 16);
   });
 
   it('counts from the promptest chunk: the capture latency is the least delay seen', () => {
     const clock = new CaptureClock();
+    for (let k = 1; k <= 7; k++) clock.chunkArrived(k * 100 + 50, k * 0.1);
     // Chunks of 100 ms reach the page 30, 12 and 70 ms after their last sample.
     clock.chunkArrived(1_030, 1.0);
     clock.chunkArrived(1_112, 1.1);

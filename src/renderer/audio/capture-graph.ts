@@ -97,7 +97,7 @@ export async function startCaptureGraph(
         // The audio captured up to now, on the capture clock (capture-clock.ts): the worklet takes
         // input up to that frame, then sends what is left as the final chunk. At the press, up to a
         // callback of it may still be on its way to the worklet.
-        send({ type: 'flush', untilFrame: clock.framesAt(performance.now(), context.sampleRate) });
+        send({ type: 'flush', untilFrame: clock.framesAt(performance.now(), context.sampleRate) ?? null });
         let timer: ReturnType<typeof setTimeout> | undefined;
         const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
         return Promise.race([flushed, late]).finally(() => clearTimeout(timer));

@@ -56,8 +56,9 @@ class CaptureProcessor extends AudioWorkletProcessor {
       const message = event.data;
       if (message.type === 'release') for (const buffer of message.messages) this.chunker.release(buffer);
       else if (message.type === 'flush') {
-        this.flushAt = message.untilFrame;
-        if (this.chunker.inputFrames >= this.flushAt) this.flush();
+        // Not known yet (a capture's first second): the capture ends with what is here now.
+        this.flushAt = message.untilFrame ?? this.chunker.inputFrames;
+        if (this.chunker.inputFrames >= this.flushAt) this.flush(this.flushAt);
       } else this.stopped = true;
     };
   }
@@ -69,10 +70,10 @@ class CaptureProcessor extends AudioWorkletProcessor {
    * handled (a full chunk the resampler's last samples complete is sent first, as an ordinary one),
    * then 'flushed' says nothing more follows.
    */
-  private flush(): void {
+  private flush(endFrame: number): void {
     if (this.flushed) return;
     this.flushed = true;
-    this.chunker.flush(this.chunker.inputFrames - (this.flushAt ?? this.chunker.inputFrames));
+    this.chunker.flush(this.chunker.inputFrames - endFrame);
     const done: FromCaptureWorklet = { type: 'flushed' };
     this.port.postMessage(done);
   }
@@ -84,7 +85,7 @@ class CaptureProcessor extends AudioWorkletProcessor {
     if (samples && !this.flushed) {
       const wanted = this.flushAt === undefined ? samples.length : this.flushAt - this.chunker.inputFrames;
       this.chunker.push(samples, Math.min(samples.length, wanted));
-      if (this.flushAt !== undefined && this.chunker.inputFrames >= this.flushAt) this.flush();
+      if (this.flushAt !== undefined && this.chunker.inputFrames >= this.flushAt) this.flush(this.flushAt);
     }
     return !this.stopped;
   }

@@ -26,7 +26,10 @@ export type FromCaptureWorklet = CaptureChunkMessage | CaptureFlushedMessage;
  * thread costs the page's thread about 0.2 ms, whatever it carries); flush (End: take input up to
  * frame `untilFrame` of the capture, the audio captured up to the press, part of which may still be
  * on its way; drop any input past it that is not sent yet; then send what was captured since the
- * last full chunk as a final, shorter chunk, and nothing more); or stop processing.
+ * last full chunk as a final, shorter chunk, and nothing more; `null`: the capture clock does not
+ * know yet, send what is there now, none of it cut); or stop processing.
  */
 export type ToCaptureWorklet =
-  { type: 'release'; messages: ArrayBuffer[] } | { type: 'flush'; untilFrame: number } | { type: 'stop' };
+  | { type: 'release'; messages: ArrayBuffer[] }
+  | { type: 'flush'; untilFrame: number | null }
+  | { type: 'stop' };
