@@ -147,8 +147,11 @@ describe('sign-in in the store', () => {
   });
 
   it('a service that cannot be reached: one sentence that says what to do', async () => {
-    // The token first, as the service page does: a real service's settings need it.
-    await store.getState().savePartnerToken('partner-token-of-the-clinic');
+    // The token first, as the service page does, for the address saved with it (issue 28: a
+    // token is kept for the address it was entered for).
+    await store
+      .getState()
+      .savePartnerToken('partner-token-of-the-clinic', { kind: 'url', baseUrl: 'http://127.0.0.1:9' });
     await store.getState().saveSettings({
       service: { kind: 'url', baseUrl: 'http://127.0.0.1:9' },
       partnerId: 'clinic',

@@ -6,6 +6,7 @@ import type { VisitLinkReading } from '../../shared/visit-link';
 import { UserFacingError } from './user-facing-error';
 import { ServiceCallError } from './service/service-error';
 import { SETTING_LABELS } from '../../shared/settings';
+import { serviceOf } from '../../shared/delivery-target';
 import { createContractRouter, type ContractRouter } from './contract-router';
 import { createChunkIntake } from './encounter/chunk-intake';
 import { createEncounterController } from './encounter/encounter-controller';
@@ -21,6 +22,7 @@ import { loadSpoolKey } from './spool/spool-key';
 import type { Clock, JsonStorage, Logger } from './ports';
 import type { RecorderTiming } from './recorder/recorder-types';
 import { SECRET_NAMES, type SecretBox } from './secrets/secret-box';
+import { bindLegacySecrets, boundSecretBox, credentialPlaces } from './secrets/bound-secrets';
 import { createServiceLocator } from './service/service-locator';
 import { createSettingsService, type SettingsService } from './settings-service';
 import { describePolicyProblems, type PolicyReading } from './startup/policy-file';
@@ -136,6 +138,10 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     deps.log,
     ...(policy ? [{ policy: policy.policy, username: shellDeps.username ?? '' }] : []),
   );
+  // Credentials stored by an earlier version belong to the service they were entered for.
+  await bindLegacySecrets(deps.secrets, credentialPlaces(settings.get()), deps.log).catch((error: unknown) =>
+    deps.log.warn('secrets: could not bind stored credentials', { error: (error as Error).name }),
+  );
   if (policy) {
     deps.appInfo = {
       ...deps.appInfo,
@@ -145,7 +151,15 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         demoAllowed: policy.policy.demoAllowed ?? true,
       },
     };
-    await storePolicyPartnerToken(policy.policy, deps.secrets, deps.log);
+    // Bound to the service the policy names (else the one in use): IT gave it for that service.
+    const policyService = policy.policy.serviceUrl
+      ? { kind: 'url' as const, baseUrl: policy.policy.serviceUrl }
+      : settings.get().service;
+    await storePolicyPartnerToken(
+      policy.policy,
+      boundSecretBox(deps.secrets, credentialPlaces({ ...settings.get(), service: policyService })),
+      deps.log,
+    );
   }
   const events = createEventHub();
   // Loaded once; a failed load (keychain locked) is tried again at the next visit.
@@ -247,8 +261,13 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     recording: () => encounters.isStarting() || RECORDING_STATES.has(encounters.view().state),
     ...linkProviderRules(settings),
   });
-  const secretsStatus = async () => ({
-    partnerTokenStored: (await deps.secrets.get(SECRET_NAMES.partnerToken)) !== undefined,
+  /** Whether the box holds a partner token for this service (the one in use unless named). */
+  const boxFor = (service = settings.get().service) =>
+    boundSecretBox(deps.secrets, credentialPlaces({ ...settings.get(), service }));
+  const secretsStatus = async (service = settings.get().service) => ({
+    // A token entered for another address is not this one's (bound-secrets.ts).
+    partnerTokenStored: (await boxFor(service).get(SECRET_NAMES.partnerToken)) !== undefined,
+    forService: serviceOf(service),
     persistence: deps.secrets.persistence,
     ...(deps.secrets.notice ? { notice: deps.secrets.notice } : {}),
   });
@@ -258,11 +277,16 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       'app.info': () => deps.appInfo,
       'settings.get': () => settings.get(),
       'settings.set': (patch) => settings.update(patch),
-      'secrets.status': secretsStatus,
-      'secrets.setPartnerToken': async ({ token }) => {
-        // Through the auth manager: it stores the token and drops a service token made with the old one.
-        await (await session()).auth.setPartnerToken(token);
-        return secretsStatus();
+      'secrets.status': () => secretsStatus(),
+      'secrets.setPartnerToken': async ({ token, service }) => {
+        if (!service || serviceOf(service) === serviceOf(settings.get().service)) {
+          // Through the auth manager: it stores the token and drops a service token made with the old one.
+          await (await session()).auth.setPartnerToken(token);
+        } else {
+          // Typed with a new address being saved: kept for that address, never sent to this one.
+          await boxFor(service).set(SECRET_NAMES.partnerToken, token.trim());
+        }
+        return secretsStatus(service);
       },
       'auth.status': () => sessions.status(settings.get()),
       'auth.signIn': async () => {

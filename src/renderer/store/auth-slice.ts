@@ -8,6 +8,7 @@ import {
   type ScribeApi,
   type secretsStatusSchema,
 } from '../../shared/contract';
+import type { Settings } from '../../shared/settings';
 import { describeProblems } from '../../shared/validation';
 import type { AppState } from './app-store';
 
@@ -44,7 +45,8 @@ export interface AuthSlice {
   /** Checks a partner token without sending it ('' = none typed); names the problem on the field. */
   checkPartnerToken(token: string): boolean;
   /** Hands the token to main to store; true when stored (the caller clears its field then). */
-  savePartnerToken(token: string): Promise<boolean>;
+  /** `service`: the address being saved with it (main keeps the token for that address alone). */
+  savePartnerToken(token: string, service?: Settings['service']): Promise<boolean>;
   receiveAuthStatus(status: AuthStatus): void;
   receiveSignInUrl(url: string): void;
 }
@@ -110,11 +112,14 @@ export const createAuthSlice =
         set({ partnerTokenState: 'failed', partnerTokenProblem: firstProblem(checked.error) });
         return false;
       },
-      async savePartnerToken(token) {
+      async savePartnerToken(token, service) {
         if (token === '' || !get().checkPartnerToken(token)) return false;
         set({ partnerTokenState: 'saving' });
         try {
-          const secrets = await api.call('secrets.setPartnerToken', { token });
+          const secrets = await api.call('secrets.setPartnerToken', {
+            token,
+            ...(service ? { service } : {}),
+          });
           set({ secrets, partnerTokenState: secrets.partnerTokenStored ? 'stored' : 'failed' });
           // A new partner token drops the old service token: show where sign-in stands now.
           get().receiveAuthStatus(await api.call('auth.status'));

@@ -7,6 +7,7 @@ import {
   type Settings,
   type SettingsPatch,
 } from '../../shared/settings';
+import { serviceOf } from '../../shared/delivery-target';
 import { describeProblems } from '../../shared/validation';
 import type { AppState } from './app-store';
 
@@ -50,10 +51,16 @@ export const createSettingsSlice =
       // What a real service needs, judged on the values as typed even when one of them breaks its
       // own rule: a wrong address and an empty partner ID are named together.
       if (current && SERVICE_KEYS.some((key) => key in patch)) {
-        const given = options.partnerTokenTyped === true || get().secrets?.partnerTokenStored === true;
-        for (const [field, message] of Object.entries(
-          serviceSetupProblems({ ...current, ...patch }, { given }),
-        )) {
+        // A stored token belongs to the address it was entered for (issue 28): main never sends it
+        // to another, so a new address needs the token typed again.
+        const saving = serviceOf(patch.service ?? current.service);
+        const secrets = get().secrets;
+        const storedFor = secrets?.partnerTokenStored ? secrets.forService : undefined;
+        const given = options.partnerTokenTyped === true || storedFor === saving;
+        const setupProblems = serviceSetupProblems({ ...current, ...patch }, { given });
+        if (setupProblems.partnerToken && storedFor !== undefined)
+          setupProblems.partnerToken = TOKEN_FOR_NEW_ADDRESS;
+        for (const [field, message] of Object.entries(setupProblems)) {
           problems[field] ??= message;
         }
       }
@@ -80,6 +87,9 @@ export const createSettingsSlice =
       }
     },
   });
+
+export const TOKEN_FOR_NEW_ADDRESS =
+  'Partner token is needed again for this address: the stored one was entered for another service, and the app never sends it anywhere else.';
 
 /** The settings that say which service and who the app is there: changing one re-checks them all. */
 const SERVICE_KEYS = [

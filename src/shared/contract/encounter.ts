@@ -11,6 +11,7 @@ import {
   transcriptEntrySchema,
 } from '../service';
 import { localIsoDate } from '../local-date';
+import { settingsSchema } from '../settings';
 import { visitClockSchema } from '../visit-clock';
 
 /** What the renderer may see of sign-in: never a token. */
@@ -31,6 +32,11 @@ export type AuthStatus = z.infer<typeof authStatusSchema>;
 
 export const secretsStatusSchema = z.object({
   partnerTokenStored: z.boolean(),
+  /**
+   * The service the answer is about (an origin, or the built-in demo's name): a partner token is
+   * kept for the address it was entered for alone (issue 28).
+   */
+  forService: z.string(),
   /** How secrets are kept on this machine. */
   persistence: z.enum(['encrypted', 'owner-only-file', 'memory']),
   /** Why secrets are kept in memory only, when they are. */
@@ -43,6 +49,11 @@ export const setPartnerTokenSchema = z.object({
     .trim()
     .min(8, { message: 'must be the partner token from onboarding (at least 8 characters)' })
     .max(8192),
+  /**
+   * The service address it was entered for (the one being saved with it); the service in use when
+   * absent. Main keeps it for that service alone and never sends it to another (issue 28).
+   */
+  service: settingsSchema.shape.service.optional(),
 });
 
 /** The ambient context, checked before anything is sent: a date of birth must be a real past date. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deliveryTargetSchema } from '../delivery-target';
 import { visitClockSchema } from '../visit-clock';
 
 /** Where a visit of this device stands, in the words the History list uses. */
@@ -41,6 +42,11 @@ export const historyEntrySchema = z.object({
    * note opened again later shows its transcript on the clock the recording screen showed.
    */
   visitClock: visitClockSchema.optional(),
+  /**
+   * The service, partner and provider it was recorded for (issue 28; no patient detail): its audio
+   * is only ever sent there, so History says so when that is not where the app is signed in now.
+   */
+  deliverTo: deliveryTargetSchema.optional(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 

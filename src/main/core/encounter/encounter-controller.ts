@@ -10,7 +10,8 @@ import type { RecorderTiming } from '../recorder/recorder-types';
 import type { Clock, Logger } from '../ports';
 import type { Poll } from '../results/results-poller';
 import type { FormContextItem } from '../../../shared/service';
-import type { ServiceSession } from './service-session';
+import type { DeliveryTarget } from '../../../shared/delivery-target';
+import { deliveryTargetOf, type ServiceSession } from './service-session';
 import { UserFacingError } from '../user-facing-error';
 import { createSpooledVisits } from './spooled-visits';
 import { deliverVisit, type DeliveryDeps, type DeliveryLeg } from './visit-delivery';
@@ -27,6 +28,8 @@ import { FINAL_STATES, fetchEarlierVisit } from './visit-results';
 interface ActiveEncounter extends VisitLegs {
   encounterId: string;
   session: ServiceSession;
+  /** The service and account it is recorded for (History shows it; its audio goes nowhere else). */
+  deliverTo: DeliveryTarget;
   /** The recording failed before End: its legs are let go, its audio waits in the spool for Try again. */
   failed?: boolean;
 }
@@ -115,6 +118,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         state: 'recording',
         startedAt: deps.clock.now(),
         audioKept: encounter.spool !== undefined,
+        deliverTo: encounter.deliverTo,
       });
       // What the clinician sees is the main leg; the form leg follows the same chunks and verbs.
       encounter.recorder.onChange((snapshot) => {
@@ -134,6 +138,8 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     timing: Partial<RecorderTiming>,
   ): Promise<ActiveEncounter> {
     await session.auth.current();
+    // Signed in: a standard partner's provider is known now. The visit's audio goes nowhere else.
+    const deliverTo = deliveryTargetOf(session);
     const spoolKey = deps.spool ? await deps.spool.key() : undefined;
     const legFor = (kind: Leg['kind'], id: string, visitSessionId?: string) =>
       openLeg({
@@ -150,6 +156,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
                 key: spoolKey,
                 encounterId: request.encounterId,
                 visitSessionId,
+                deliverTo,
               },
             }
           : {}),
@@ -173,6 +180,7 @@ export function createEncounterController(deps: EncounterControllerDeps) {
       ...legFor(request.kind, sessionId),
       encounterId: request.encounterId,
       session,
+      deliverTo,
       ...(formLeg ? { formLeg } : {}),
     };
   }

@@ -1,7 +1,9 @@
+import type { DeliveryTarget } from '../../../shared/delivery-target';
 import type { Settings } from '../../../shared/settings';
 import type { AuthStatus as ContractAuthStatus } from '../../../shared/contract';
 import { createAuthManager, type AuthManager } from '../auth';
-import type { SecretValues } from '../logging/secret-values';
+import { rememberingSecretBox, type SecretValues } from '../logging/secret-values';
+import { boundSecretBox, credentialPlaces } from '../secrets/bound-secrets';
 import type { Clock, Logger } from '../ports';
 import { SECRET_NAMES, type SecretBox } from '../secrets/secret-box';
 import { startNotificationReceiver } from '../notifications/receiver-server';
@@ -52,6 +54,12 @@ export function createServiceSessions(deps: ServiceSessionsDeps) {
   async function open(settings: Settings): Promise<ServiceSession> {
     const connection = await deps.locator.resolve(settings);
     deps.secretValues.add(connection.oidc?.clientSecret);
+    // The partner and refresh tokens this session may use are those stored for this service (and
+    // identity provider): one entered for another address is never sent here (bound-secrets.ts).
+    const secrets = rememberingSecretBox(
+      boundSecretBox(deps.secrets, credentialPlaces(settings)),
+      deps.secretValues,
+    );
     const auth = createAuthManager({
       endpoint: connection.endpoint,
       partnerId: connection.partnerId,
@@ -64,8 +72,8 @@ export function createServiceSessions(deps: ServiceSessionsDeps) {
       },
       ...(connection.oidc ? { oidc: connection.oidc } : {}),
       secrets: connection.builtinPartnerToken
-        ? withDemoToken(deps.secrets, connection.builtinPartnerToken)
-        : deps.secrets,
+        ? withDemoToken(secrets, connection.builtinPartnerToken)
+        : secrets,
       secretValues: deps.secretValues,
       clock: deps.clock,
       log: deps.log,
@@ -161,5 +169,19 @@ export function toContract(auth: AuthManager, connection: ServiceConnection): Co
     ...(status.validUntil !== undefined ? { validUntil: status.validUntil } : {}),
     ...(status.problem ? { problem: status.problem } : {}),
     demo: connection.demo,
+  };
+}
+
+/**
+ * Where a visit recorded in this session belongs (issue 28): this service, partner and provider. A
+ * standard partner's provider is who signed in at the identity provider, so ask once signed in.
+ */
+export function deliveryTargetOf(session: Pick<ServiceSession, 'connection' | 'auth'>): DeliveryTarget {
+  const { connection, auth } = session;
+  return {
+    service: connection.service,
+    partnerId: connection.partnerId,
+    providerId:
+      connection.authModel === 'standard' ? (auth.status().providerId ?? '') : connection.providerId,
   };
 }

@@ -13,7 +13,8 @@ import {
 import { spooledAudioLog } from '../spool/spooled-audio-log';
 import { createStreamClient, type StreamClient } from '../stream/stream-client';
 import { UserFacingError } from '../user-facing-error';
-import type { ServiceSession } from './service-session';
+import { describeTarget, sameTarget, type DeliveryTarget } from '../../../shared/delivery-target';
+import { deliveryTargetOf, type ServiceSession } from './service-session';
 import { deliverVisit, type DeliveryDeps, type DeliveryLeg } from './visit-delivery';
 
 /** One service session of an unfinished visit, as its spool describes it. */
@@ -37,6 +38,8 @@ export interface UnfinishedVisit {
   state: SpoolState;
   /** Finishing failed for a reason retrying alone cannot change: it waits for Try again or Discard. */
   failed: boolean;
+  /** The service and account it was recorded for; none in spools of earlier versions. */
+  deliverTo?: DeliveryTarget;
   main: SpooledLeg;
   forms?: SpooledLeg;
 }
@@ -53,6 +56,11 @@ export interface SpooledVisitsDeps {
   polls: Map<string, Poll>;
   /** Whether this session belongs to a visit the controller holds now (recording, or after End). */
   isLive(sessionId: string): boolean;
+}
+
+/** Why a visit is not sent here: where it belongs, and what would send it. */
+export function elsewhereSentence(target: DeliveryTarget): string {
+  return `This visit was recorded for ${describeTarget(target)}. It is sent only there: sign in as that provider on that service to finish it. Its audio stays on this computer until then, or until it is discarded.`;
 }
 
 const UNFINISHED: ReadonlySet<SpoolState> = new Set(['recording', 'finishing', 'ended']);
@@ -93,6 +101,7 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
           startedAt: manifest.createdAt,
           state: manifest.state,
           failed: manifest.failedAt !== undefined,
+          ...(manifest.deliverTo ? { deliverTo: manifest.deliverTo } : {}),
           main: legOf(dir, manifest),
           ...(forms ? { forms: legOf(forms.dir, forms.manifest) } : {}),
         };
@@ -166,6 +175,7 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
     if (inFlight.has(visit.sessionId) || stopping.signal.aborted) return;
     inFlight.set(visit.sessionId, []);
     try {
+      await refuseElsewhere(visit, session);
       const key = await deps.spool.key();
       const reopened = [visit.main, ...(visit.forms ? [visit.forms] : [])].map((leg) =>
         reopenLeg(leg, visit, key, session),
@@ -185,6 +195,7 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
         state: 'processing',
         audioKept: true,
         ...(visitClock?.length ? { visitClock } : {}),
+        ...(visit.deliverTo ? { deliverTo: visit.deliverTo } : {}),
       });
       void deliverVisit(
         { sessionId: visit.sessionId, kind: visit.kind, main: main!, forms, visitClock },
@@ -213,6 +224,18 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
     }
   }
 
+  /**
+   * A visit goes only to the service, partner and provider it was recorded for (issue 28): a
+   * changed address, or another clinician signed in, leaves it waiting with its audio, and says so.
+   */
+  async function refuseElsewhere(visit: UnfinishedVisit, session: ServiceSession): Promise<void> {
+    if (!visit.deliverTo) return;
+    // A standard partner's provider is who signed in at the identity provider: sign in first.
+    if (session.connection.authModel === 'standard') await session.auth.current();
+    if (sameTarget(visit.deliverTo, deliveryTargetOf(session))) return;
+    throw new UserFacingError('invalid_request', elsewhereSentence(visit.deliverTo));
+  }
+
   return {
     list,
     finish,
@@ -224,7 +247,10 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
      * a visit that failed for good waits for the clinician instead.
      */
     async resumeFinishing(session: ServiceSession): Promise<void> {
-      for (const visit of list().filter((v) => v.state !== 'recording' && !v.failed)) {
+      const here = deliveryTargetOf(session);
+      // Another service's or provider's visits wait for theirs, their audio kept (History says so).
+      const mine = (v: UnfinishedVisit) => !v.deliverTo || sameTarget(v.deliverTo, here);
+      for (const visit of list().filter((v) => v.state !== 'recording' && !v.failed && mine(v))) {
         await finish(visit, session).catch((error: unknown) =>
           deps.log.warn('a visit could not resume finishing', { error: (error as Error).name }),
         );

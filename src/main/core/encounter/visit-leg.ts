@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { StartEncounter } from '../../../shared/contract';
+import type { DeliveryTarget } from '../../../shared/delivery-target';
 import type { Clock, Logger } from '../ports';
 import { createRecorder, type Recorder } from '../recorder/recorder';
 import type { RecorderTiming } from '../recorder/recorder-types';
@@ -26,7 +27,14 @@ export interface LegOptions {
   log: Logger;
   timing: Partial<RecorderTiming>;
   /** Where and with which key the leg's audio is spooled; without it, memory only (unit tests). */
-  spool?: { root: string; key: Uint8Array; encounterId: string; visitSessionId?: string | undefined };
+  spool?: {
+    root: string;
+    key: Uint8Array;
+    encounterId: string;
+    visitSessionId?: string | undefined;
+    /** The service and account the visit is recorded for: its audio goes nowhere else. */
+    deliverTo: DeliveryTarget;
+  };
   /** The disk refused the leg's audio: the rest is kept in memory (spooled-audio-log.ts). */
   onDiskFailure(): void;
 }
@@ -42,6 +50,7 @@ export function openLeg(options: LegOptions): Leg {
         encounterId: options.spool.encounterId,
         kind,
         visitSessionId: options.spool.visitSessionId,
+        deliverTo: options.spool.deliverTo,
         now: () => clock.now(),
       })
     : undefined;

@@ -27,6 +27,7 @@ export function reconcileHistory(history: EncounterHistory, unfinished: Unfinish
       ...(visit.forms ? { formSessionId: visit.forms.sessionId } : {}),
       state,
       audioKept: true,
+      ...(visit.deliverTo ? { deliverTo: visit.deliverTo } : {}),
     });
   }
   for (const entry of history.list()) {
@@ -53,7 +54,13 @@ export function repairSpoolManifests(
         : []),
     ];
     for (const leg of legs) {
-      const facts = { encounterId: entry.encounterId, createdAt: entry.startedAt, ...leg };
+      const facts = {
+        encounterId: entry.encounterId,
+        createdAt: entry.startedAt,
+        // A rebuilt manifest keeps where the visit may go, from History.
+        ...(entry.deliverTo ? { deliverTo: entry.deliverTo } : {}),
+        ...leg,
+      };
       const segments = rebuildSpoolManifest(join(spoolRoot, leg.sessionId), facts, now);
       // Counts only: no encounter id, no audio.
       if (segments !== undefined)

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { serviceOf } from '../../../shared/delivery-target';
 import type { Settings } from '../../../shared/settings';
 import type { Sandbox } from '../../../../sandbox/server';
 import type { Logger } from '../ports';
@@ -9,6 +10,11 @@ import type { ServiceEndpoint } from './token-source';
 /** Everything the auth manager and the clients need to reach one partner's service. */
 export interface ServiceConnection {
   endpoint: ServiceEndpoint;
+  /**
+   * Which service this is, as credentials and spooled visits are bound to it (delivery-target.ts):
+   * the address's origin, or the built-in demo's fixed name (its port changes every launch).
+   */
+  service: string;
   partnerId: string;
   authModel: Settings['authModel'];
   providerId: string;
@@ -67,6 +73,7 @@ export function createServiceLocator(options: ServiceLocatorOptions) {
       if (settings.service.kind === 'url') {
         return {
           endpoint: { baseUrl: settings.service.baseUrl },
+          service: serviceOf(settings.service),
           partnerId: settings.partnerId,
           authModel: settings.authModel,
           providerId: settings.providerId,
@@ -84,6 +91,7 @@ export function createServiceLocator(options: ServiceLocatorOptions) {
       const partner = running.partners.get(partnerId);
       return {
         endpoint: { baseUrl: running.url },
+        service: serviceOf(settings.service),
         partnerId,
         authModel: partner?.auth_model ?? settings.authModel,
         providerId: settings.providerId || 'demo-clinician',

@@ -103,6 +103,8 @@ export interface SpoolOptions {
   encounterId: string;
   kind: SpoolManifest['kind'];
   visitSessionId?: string | undefined;
+  /** Where the visit's audio may go (spool-manifest.ts); kept in the manifest. */
+  deliverTo?: SpoolManifest['deliverTo'];
   now?: () => number;
   segmentAudioBytes?: number;
   /** For tests only: a disk that fails on demand. */
@@ -125,6 +127,7 @@ export function createAudioSpool(options: SpoolOptions): AudioSpool {
     encounterId: options.encounterId,
     kind: options.kind,
     ...(options.visitSessionId ? { visitSessionId: options.visitSessionId } : {}),
+    ...(options.deliverTo ? { deliverTo: options.deliverTo } : {}),
     createdAt: now(),
     updatedAt: now(),
     state: 'recording',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
+import { deliveryTargetSchema } from '../../../shared/delivery-target';
 import { visitClockSchema } from '../../../shared/visit-clock';
 
 /**
@@ -28,6 +29,12 @@ const manifestSchema = z.object({
   visitSessionId: z.string().optional(),
   createdAt: z.number(),
   updatedAt: z.number(),
+  /**
+   * The service, partner and provider the visit was recorded for (issue 28): its audio is only ever
+   * delivered there, as that provider. Absent in spools of versions before it, which go to the
+   * service in use, as they always did.
+   */
+  deliverTo: deliveryTargetSchema.optional(),
   state: z.enum(SPOOL_STATES),
   /** When finishing failed for a reason retrying alone cannot change (see AudioSpool.setFailed). */
   failedAt: z.number().optional(),

@@ -55,7 +55,7 @@ export function SettingsForm(props: {
     if (!settingsOk || !tokenOk) return;
     // The token first: if main cannot store it, the person is still here to see why.
     if (token !== '') {
-      if (!(await savePartnerToken(token))) return;
+      if (!(await savePartnerToken(token, patch.service))) return;
       if (tokenInput.current) tokenInput.current.value = '';
     }
     await saveSettings(patch);
