@@ -1,7 +1,8 @@
-import type { ElectronApplication } from '@playwright/test';
+import { _electron, type ElectronApplication } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { electronRuntime } from './support/electron-runtime';
 import { expect, test } from './support/fixtures';
@@ -12,7 +13,9 @@ import { tryTheDemo } from './support/workspace';
  * Electron runtime: the window keeps rendering in the background, a renderer that dies is loaded
  * again (and one that keeps dying closes the app with a dialog), and quitting stops the core first
  * so the visit being recorded is on disk for the next start; a visit link from a second launch
- * reaches the running window. Browser mode has no such shell.
+ * reaches the running window, and a link a launcher split in two (the quote-injection shape,
+ * `-- "<link>" --policy=…`) opens nothing and applies no policy, on a second launch or a cold one.
+ * Browser mode has no such shell.
  */
 test.skip(
   ({ target }) => target !== 'electron',
@@ -135,7 +138,7 @@ test('a visit link from a second launch (Windows, Linux) reaches the running win
   const runtime = electronRuntime();
   if (!runtime.available) throw new Error(runtime.reason);
   // As the OS runs the command the installer registered ("…" -- "%1"): the second launch finds the
-  // single-instance lock taken, hands its command line to the running app and exits.
+  // single-instance lock taken, hands its link to the running app (the lock's additionalData) and exits.
   const second = spawn(
     runtime.executable,
     ['.', '--', 'ambient-scribe://visit?encounter_id=ehr4711&sex=FEMALE&date_of_birth=1961-04-09'],
@@ -147,4 +150,66 @@ test('a visit link from a second launch (Windows, Linux) reaches the running win
   await expect(page.getByLabel('Sex')).toHaveValue('FEMALE');
   await expect(page.getByTestId('linked-visit')).toHaveText('Opened from the EHR.');
   expect(await logOf(scribe.dataDir)).toContain('visit link: opened');
+});
+
+/** A second launch of the app on the data directory, as the OS would run the registered command. */
+async function secondLaunch(dataDir: string, args: string[]): Promise<number | null> {
+  const runtime = electronRuntime();
+  if (!runtime.available) throw new Error(runtime.reason);
+  const second = spawn(runtime.executable, ['.', ...args], {
+    env: { ...process.env, SCRIBE_DATA_DIR: dataDir },
+    stdio: 'ignore',
+  });
+  const [code] = (await once(second, 'exit')) as [number | null];
+  return code;
+}
+
+/** A policy that would show: the demo not offered. Applied, the first run has no "Try the demo". */
+async function writeNoDemoPolicy(dir: string): Promise<string> {
+  const file = join(dir, 'policy.json');
+  await writeFile(file, JSON.stringify({ demoAllowed: false }));
+  return file;
+}
+
+const SPLIT_LINK = 'ambient-scribe://visit?encounter_id=split1';
+
+test('a link split at a quote on a second launch (-- "<link>" --policy=…) opens nothing; the link alone then does', async ({
+  scribe,
+}) => {
+  const { page } = scribe;
+  await tryTheDemo(page);
+  const policy = await writeNoDemoPolicy(scribe.dataDir);
+  expect(await secondLaunch(scribe.dataDir, ['--', SPLIT_LINK, `--policy=${policy}`])).toBe(0);
+  await expect
+    .poll(() => logOf(scribe.dataDir), { timeout: 15_000 })
+    .toContain('launch: 2 arguments came after "--"');
+  await expect(page.getByTestId('linked-visit')).toHaveCount(0);
+  expect(await logOf(scribe.dataDir)).not.toContain('split1');
+
+  expect(await secondLaunch(scribe.dataDir, ['--', SPLIT_LINK])).toBe(0);
+  await expect(page.getByLabel('Encounter ID')).toHaveValue('split1');
+  await expect(page.getByTestId('linked-visit')).toHaveText('Opened from the EHR.');
+});
+
+test('a cold start with a link split at a quote (-- "<link>" --policy=…) applies no policy and opens no link', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'scribe-split-'));
+  const policy = await writeNoDemoPolicy(dir);
+  const dataDir = join(dir, 'data');
+  const app = await _electron.launch({
+    args: ['.', '--', SPLIT_LINK, `--policy=${policy}`],
+    env: { ...process.env, SCRIBE_DATA_DIR: dataDir },
+  });
+  try {
+    const page = await app.firstWindow();
+    // No policy: the first run offers the demo, which the policy would have taken away.
+    await expect(page.getByRole('button', { name: 'Try the demo' })).toBeVisible();
+    await expect(page.getByTestId('linked-visit')).toHaveCount(0);
+    const log = await logOf(dataDir);
+    expect(log).toContain('launch: 2 arguments came after "--"');
+    expect(log).not.toContain('split1');
+    expect(log).not.toContain(policy);
+  } finally {
+    await app.close();
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -49,7 +49,8 @@ test('a link opens the visit filled in, Start records it, a link meanwhile waits
   test.setTimeout(150_000);
   dir = await mkdtemp(join(tmpdir(), 'scribe-links-e2e-'));
   sandbox = await startSandboxProcess({ dataDir: join(dir, 'sandbox'), timeScale: 0.25, asr: 'energy' });
-  // A bearer partner installed by IT; the provider comes from the EHR's link.
+  // A bearer partner installed by IT for dr-ehr; the EHR's link names the same provider (a link
+  // naming another is refused: e2e/link-identity.spec.ts).
   const policyFile = join(dir, 'policy.json');
   await writeFile(
     policyFile,
@@ -58,6 +59,7 @@ test('a link opens the visit filled in, Start records it, a link meanwhile waits
       partnerId: BEARER_PARTNER.id,
       authModel: 'bearer',
       partnerToken: BEARER_PARTNER.token,
+      providerId: 'dr-ehr',
       demoAllowed: false,
       locked: ['serviceUrl', 'partnerId', 'authModel'],
     }),

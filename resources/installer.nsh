@@ -5,7 +5,9 @@
 ; file), not on Windows, so the installer writes the keys itself. SHELL_CONTEXT is HKLM for this
 ; per-machine installer: every user of the laptop gets the links, with no first launch needed.
 ; "--" ends Chromium's switches, so nothing in a link can be read as one (Electron's
-; protocol-handler advisory, CVE-2018-1000006); main.ts finds the link after it.
+; protocol-handler advisory, CVE-2018-1000006). The app reads no switch after it, and takes the link
+; only as the one argument after it (src/main/core/startup/launch-args.ts): a launcher that passes a
+; quote unencoded splits the link in two, and then no link is read at all.
 
 !macro customInstall
   WriteRegStr SHELL_CONTEXT "Software\Classes\ambient-scribe" "" "URL:Ambient Scribe visit"

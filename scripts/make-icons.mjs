@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run icons`: every app icon the installers need, generated from the one source image,
 // resources/icon.svg (electron-builder.yml points at them; they are committed as build inputs):
-//   resources/icons/NxN.png  the Linux icon set (AppImage, deb)
+//   resources/icons/NxN.png  the Linux icon set (deb)
 //   resources/icon.ico       Windows (the executable, the installer, shortcuts)
 //   resources/icon.icns      macOS
 // Needs Debian's librsvg2-bin (rsvg-convert draws the SVG) and icoutils (icotool packs the .ico);

@@ -1,5 +1,6 @@
 import { FuseState, FuseV1Options, getCurrentFuseWire } from '@electron/fuses';
 import { LinuxTargetHelper } from 'app-builder-lib/out/targets/LinuxTargetHelper';
+import { generateAppRunScript } from 'app-builder-lib/out/targets/appimage/appImageUtil';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config';
 import { DebugLogger } from 'builder-util';
 import type { Configuration } from 'electron-builder';
@@ -51,11 +52,11 @@ describe('electron-builder.yml', () => {
     );
   });
 
-  it('names the product and makes an AppImage and a deb, a per-machine NSIS installer and a dmg', () => {
+  it('names the product and makes a deb, a per-machine NSIS installer and a dmg', () => {
     expect(config.productName).toBe('Ambient Scribe');
     expect(config.appId).toMatch(/^[a-z]+(\.[a-z-]+){2,}$/);
     expect(config.directories?.output).toBe('dist');
-    expect(config.linux?.target).toEqual(['AppImage', 'deb']);
+    expect(config.linux?.target).toEqual(['deb']);
     expect(config.linux?.category).toBeTruthy();
     expect(config.win?.target).toBe('nsis');
     expect(config.nsis).toMatchObject({
@@ -103,13 +104,13 @@ describe('electron-builder.yml', () => {
   it('registers the visit-link scheme: macOS and Linux through `protocols`, Windows in the installer', async () => {
     const protocols = [config.protocols ?? []].flat();
     expect(protocols.flatMap((protocol) => protocol.schemes)).toEqual([VISIT_LINK_SCHEME]);
-    // The desktop file the deb and the AppImage carry, as electron-builder's own code writes it:
-    // the scheme as a MIME type, and the link passed to the app (%U).
+    // The desktop file the deb carries, as electron-builder's own code writes it: the scheme as a
+    // MIME type, and the link passed to the app as the one argument after "--" (%u).
     const desktop = await new LinuxTargetHelper(linuxPackagerFacts(config)).computeDesktopEntry(
       config.linux!,
     );
     expect(desktop).toContain(`MimeType=x-scheme-handler/${VISIT_LINK_SCHEME};`);
-    expect(desktop).toMatch(/^Exec="\/opt\/Ambient Scribe\/ambient-scribe" %U$/m);
+    expect(desktop).toMatch(/^Exec="\/opt\/Ambient Scribe\/ambient-scribe" -- %u$/m);
     // Windows: per machine, with "--" before the link so no link is read as a Chromium switch.
     const nsis = readFileSync(resource(config.nsis?.include as string), 'utf8');
     const key = `SHELL_CONTEXT "Software\\Classes\\${VISIT_LINK_SCHEME}`;
@@ -118,6 +119,38 @@ describe('electron-builder.yml', () => {
     expect(nsis).toMatch(
       /!macro customUnInstall\s+DeleteRegKey SHELL_CONTEXT "Software\\Classes\\ambient-scribe"/,
     );
+  });
+
+  it('runs sandboxed from every entry it installs: no --no-sandbox, and no AppImage, whose launcher adds it', async () => {
+    const desktop = await new LinuxTargetHelper(linuxPackagerFacts(config)).computeDesktopEntry(
+      config.linux!,
+    );
+    expect(desktop).not.toContain('--no-sandbox');
+    expect(config.linux?.executableArgs).toEqual(['--', '%u']);
+    for (const target of [config.linux?.target].flat()) {
+      const name = typeof target === 'string' ? target : target?.target;
+      expect(name?.toLowerCase(), 'an AppImage cannot promise the sandbox').not.toBe('appimage');
+    }
+    expect(JSON.stringify(config)).not.toContain('no-sandbox');
+    // Why there is no AppImage: electron-builder's AppRun turns the sandbox off by itself wherever
+    // unprivileged user namespaces are unavailable (chrome-sandbox cannot be setuid on its nosuid
+    // FUSE mount), whatever the configuration says. If this changes, the AppImage may come back.
+    const appRun = generateAppRunScript({
+      ExecutableName: 'ambient-scribe',
+      DesktopFileName: 'ambient-scribe.desktop',
+      ProductFilename: 'Ambient Scribe',
+      ProductName: 'Ambient Scribe',
+      ResourceName: 'appimagekit-ambient-scribe',
+    });
+    expect(appRun).toMatch(/! unshare -Ur true[^\n]*; then\s+NO_SANDBOX=\(--no-sandbox\)/);
+    // The deb makes chrome-sandbox setuid root where user namespaces do not work, and installs an
+    // AppArmor profile that allows them (Ubuntu 24.04 and later).
+    const afterInstall = readFileSync(
+      join(projectDir, 'node_modules/app-builder-lib/templates/linux/after-install.tpl'),
+      'utf8',
+    );
+    expect(afterInstall).toContain("chmod 4755 '/opt/${sanitizedProductName}/chrome-sandbox'");
+    expect(afterInstall).toContain('apparmor-profile');
   });
 });
 
@@ -219,7 +252,7 @@ describe('the packaged app (electron-builder --dir into a stand-in Electron)', (
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  it('has the six fuses flipped by the afterPack hook', async () => {
+  it('has the seven fuses flipped by the afterPack hook', async () => {
     const wire = await getCurrentFuseWire(packed.executable);
     expect({
       runAsNode: wire[FuseV1Options.RunAsNode],
@@ -228,6 +261,7 @@ describe('the packaged app (electron-builder --dir into a stand-in Electron)', (
       cookieEncryption: wire[FuseV1Options.EnableCookieEncryption],
       asarIntegrity: wire[FuseV1Options.EnableEmbeddedAsarIntegrityValidation],
       onlyLoadFromAsar: wire[FuseV1Options.OnlyLoadAppFromAsar],
+      fileProtocolExtraPrivileges: wire[FuseV1Options.GrantFileProtocolExtraPrivileges],
     }).toEqual({
       runAsNode: FuseState.DISABLE,
       nodeOptions: FuseState.DISABLE,
@@ -235,6 +269,7 @@ describe('the packaged app (electron-builder --dir into a stand-in Electron)', (
       cookieEncryption: FuseState.ENABLE,
       asarIntegrity: FuseState.ENABLE,
       onlyLoadFromAsar: FuseState.ENABLE,
+      fileProtocolExtraPrivileges: FuseState.DISABLE,
     });
   });
 

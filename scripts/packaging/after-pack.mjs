@@ -22,6 +22,14 @@ export const FUSES = {
   // signed executable (macOS, Windows), and never replaced by a loose app/ folder beside it.
   [FuseV1Options.EnableEmbeddedAsarIntegrityValidation]: true,
   [FuseV1Options.OnlyLoadAppFromAsar]: true,
+  // No page gets file:// privileges beyond a browser's (fetching other file:// URLs, service
+  // workers, universal access between file:// frames): the window is served from app://scribe
+  // (app-protocol.ts), and no page of this app is a file:// page. The main process's net.fetch of
+  // the renderer's file:// URLs inside protocol.handle does not depend on it: Electron serves
+  // net.fetch's file: requests with its asar-aware loader whatever the fuse says
+  // (shell/common/api/electron_api_url_loader.cc, GetURLLoaderFactoryForURL); the fuse only
+  // changes the file: loaders of pages and navigations (shell/browser/protocol_registry.cc).
+  [FuseV1Options.GrantFileProtocolExtraPrivileges]: false,
 };
 
 /** Where electron-builder put the Electron binary that carries the fuse wire. */

@@ -1,6 +1,7 @@
 import { app, ipcMain } from 'electron';
 import log from 'electron-log/main';
 import { join } from 'node:path';
+import { desktopDataDirectoryOverride } from './core/data-directory';
 import { electronLogFileLogger, LOG_FILE_NAME } from './core/logging/electron-log-file';
 import type { Logger } from './core/ports';
 
@@ -10,7 +11,7 @@ const ELECTRON_LOG_CHANNEL = '__ELECTRON_LOG__';
 /**
  * The desktop app's log file, `main.log` in the OS's log directory for the app (app.getPath('logs'):
  * ~/Library/Logs/Ambient Scribe on macOS, `logs` in the app data directory on Linux and Windows),
- * or `logs` in SCRIBE_DATA_DIR when that is set (tests, portable installs keep everything together).
+ * or `logs` in SCRIBE_DATA_DIR when an unpackaged build has it (development and tests keep everything together).
  * Console output in development only. Wrap it in scrubbedLogger before use.
  */
 export function createElectronFileLogger(): Logger {
@@ -24,6 +25,7 @@ export function createElectronFileLogger(): Logger {
 
 /** Where main.log is (the dialogs that close the app name it for the IT admin). */
 export function electronLogPath(): string {
-  const dataDirectory = process.env.SCRIBE_DATA_DIR;
+  // As the data directory (index.ts): SCRIBE_DATA_DIR counts in an unpackaged build only.
+  const dataDirectory = desktopDataDirectoryOverride(process.env, app.isPackaged);
   return join(dataDirectory ? join(dataDirectory, 'logs') : app.getPath('logs'), LOG_FILE_NAME);
 }

@@ -9,16 +9,22 @@ import { isSignInPageUrl } from '../shared/sign-in-page';
 import { applicationMenuTemplate } from './app-menu';
 import { APP_ORIGIN, registerAppSchemePrivileges, serveRendererFromAppScheme } from './app-protocol';
 import { createAppCore, type AppCore } from './core/app-core';
-import { ensurePrivateDataDirectory, PRODUCT_NAME } from './core/data-directory';
+import {
+  desktopDataDirectoryOverride,
+  ensurePrivateDataDirectory,
+  PRODUCT_NAME,
+} from './core/data-directory';
 import {
   startupFailureMessage,
   windowCrashLoopMessage,
   type FailureMessage,
 } from './core/lifecycle/failure-messages';
 import { createQuitFlush } from './core/lifecycle/quit-flush';
-import { osUsername, policyArgument, policySources, readPolicy } from './core/startup/policy-file';
+import { osUsername } from './core/startup/policy-file';
+import { readStartupPolicy } from './core/startup/startup-policy';
+import { linkFromSecondInstance, readLaunchArgs, secondInstanceData } from './core/startup/launch-args';
 import { createReloadGuard, MAX_RELOADS, RELOAD_WINDOW_MS } from './core/lifecycle/reload-guard';
-import { visitLinkInArgs } from './core/visit-links/visit-link-args';
+import { createLinkFocus } from './core/visit-links/link-focus';
 import { scrubbedLogger } from './core/logging/scrubbed-logger';
 import { createSecretValues } from './core/logging/secret-values';
 import { systemClock } from './core/ports';
@@ -29,8 +35,10 @@ import { exposeContractOverIpc } from './ipc-transport';
 import { createMainWindow } from './main-window';
 import { recoverFromRendererCrashes } from './window-recovery';
 
-// Tests and portable installs choose the data directory; it must be set before anything reads it.
-if (process.env.SCRIBE_DATA_DIR) app.setPath('userData', process.env.SCRIBE_DATA_DIR);
+// Development and the e2e tests choose the data directory; an installed app never lets its
+// environment move it (data-directory.ts). It must be set before anything reads it.
+const dataDirectoryOverride = desktopDataDirectoryOverride(process.env, app.isPackaged);
+if (dataDirectoryOverride) app.setPath('userData', dataDirectoryOverride);
 app.setName(PRODUCT_NAME);
 registerAppSchemePrivileges();
 
@@ -57,15 +65,30 @@ const quitFlush = createQuitFlush({
 });
 app.on('before-quit', (event) => quitFlush.onBeforeQuit(event));
 
+// This launch's command line, read once (core/startup/launch-args.ts): `--policy` only before `--`,
+// and the visit link only as the one argument after it. Problems are logged without their values.
+const launch = readLaunchArgs(process.argv);
+for (const problem of launch.problems) log.warn(`launch: ${problem}`);
+
 // One instance per user: two would share the secret box, and a rotated OIDC refresh token replayed
 // by the second instance makes the identity provider revoke the sign-in of both.
-// A second launch is how Windows and Linux hand over a visit link from the EHR (issue 18): its
-// command line carries the link, and it exits once this instance has it.
-if (!app.requestSingleInstanceLock()) app.exit(0);
-app.on('second-instance', (_event, argv) => {
-  const link = visitLinkInArgs(argv);
-  if (link) openVisitLink(link);
-  showWindow();
+// A second launch is how Windows and Linux hand over a visit link from the EHR (issue 18): it reads
+// its own command line and sends the link alone as the lock's additionalData, then exits.
+// Electron 45 (docs/api/app.md, `app.requestSingleInstanceLock([additionalData])` and Event
+// 'second-instance'; electron.d.ts: `requestSingleInstanceLock(additionalData?: Record<any, any>)`,
+// the listener's fourth parameter `additionalData: unknown`): the argv the event carries "will not
+// be exactly the same list of arguments as those passed to the second instance. The order might
+// change and additional arguments might be appended ... it's advised to use additionalData
+// instead", so the forwarded argv is never read here.
+if (!app.requestSingleInstanceLock(secondInstanceData(launch))) app.exit(0);
+// A burst of links (a page or a script firing them) brings the window forward once, not per link.
+const linkFocus = createLinkFocus({ now: () => performance.now() });
+app.on('second-instance', (_event, _argv, _workingDirectory, additionalData) => {
+  const second = linkFromSecondInstance(additionalData);
+  if (second.kind === 'refused') log.warn(`second launch: ${second.problem}`);
+  if (second.kind === 'link') openVisitLink(second.link);
+  // A plain second launch (the menu, the icon) is the clinician asking for the window.
+  if (second.kind === 'plain' || linkFocus.linkArrived()) showWindow();
 });
 // macOS hands links to the running app (and to one it launches for them, possibly before it is
 // ready) as open-url events; the installer's Info.plist registers the scheme (electron-builder
@@ -73,7 +96,7 @@ app.on('second-instance', (_event, argv) => {
 app.on('open-url', (event, url) => {
   event.preventDefault();
   openVisitLink(url);
-  showWindow();
+  if (linkFocus.linkArrived()) showWindow();
 });
 
 /** Links that arrive before the core exists (the first launch's own, macOS's early open-url) wait. */
@@ -100,10 +123,15 @@ async function start(): Promise<void> {
   // A damaged settings.json is set aside first (electron-store would throw on it); the window says so.
   const settings = await openElectronSettingsStorage(log);
   core = await createAppCore({
-    // The organisation's policy: `--policy FILE`, AMBIENT_SCRIBE_POLICY, else the machine's location.
-    policy: await readPolicy(
-      policySources({ argument: policyArgument(process.argv), env: process.env, platform: process.platform }),
-    ),
+    // The organisation's policy (issue 28): an installed app reads only places only IT can write
+    // (startup-policy.ts); `--policy FILE` and AMBIENT_SCRIBE_POLICY count in development builds.
+    policy: await readStartupPolicy({
+      argument: launch.policy,
+      env: process.env,
+      platform: process.platform,
+      packaged: app.isPackaged,
+      log,
+    }),
     username: osUsername(),
     settingsStorage: settings.storage,
     secrets: createElectronSecretBox(app.getPath('userData'), log),
@@ -123,8 +151,8 @@ async function start(): Promise<void> {
     clock: systemClock,
   });
   // The launch's own link (Windows, Linux), then any macOS handed over while the app started.
-  const launchLink = visitLinkInArgs(process.argv);
-  for (const link of [...(launchLink ? [launchLink] : []), ...earlyLinks.splice(0)]) core.openVisitLink(link);
+  for (const link of [...(launch.link !== undefined ? [launch.link] : []), ...earlyLinks.splice(0)])
+    core.openVisitLink(link);
   const window = createMainWindow({
     preloadPath: join(outDir, 'preload', 'index.cjs'),
     appOrigin,

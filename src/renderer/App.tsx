@@ -36,13 +36,19 @@ export function App() {
   const policyBroken = useAppStore((s) => s.appInfo?.policyProblem !== undefined);
   // The EHR's visit links open their visit in the pane (issue 18), once there is a workspace.
   const leaveSettings = useCallback(() => setShowSettings(false), []);
-  useOpenLinkedVisits({ enabled: firstRunComplete && !locked && !policyBroken, leaveSettings });
+  useOpenLinkedVisits({
+    enabled: firstRunComplete && !locked && !policyBroken,
+    settingsOpen: showSettings,
+    leaveSettings,
+  });
   if (refused) return <LaunchAddressNeeded />;
   return (
     <div className="app">
       <TopBar firstRunComplete={firstRunComplete} onSettings={() => setShowSettings(true)} />
       <StartupNotices />
-      {!locked && !policyBroken && <VisitLinkNotices />}
+      {!locked && !policyBroken && (
+        <VisitLinkNotices settingsOpen={showSettings} leaveSettings={leaveSettings} />
+      )}
       {policyBroken ? (
         <PolicyProblem />
       ) : locked ? (

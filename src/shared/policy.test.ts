@@ -33,4 +33,15 @@ describe('the organisation’s policy', () => {
       /^must be the partner token from onboarding/,
     );
   });
+
+  it('takes allowLocalPolicy as true or false; it is never locked and sets no setting', () => {
+    expect(policySchema.parse({ allowLocalPolicy: true })).toEqual({ allowLocalPolicy: true });
+    expect(policySchema.safeParse({ allowLocalPolicy: 'yes' }).error?.issues[0]?.message).toBe(
+      'must be true or false',
+    );
+    expect(policySchema.safeParse({ locked: ['allowLocalPolicy'] }).success).toBe(false);
+    expect(
+      settingsFromPolicy(policySchema.parse({ allowLocalPolicy: true }), DEFAULT_SETTINGS, { username: 'x' }),
+    ).toEqual(DEFAULT_SETTINGS);
+  });
 });

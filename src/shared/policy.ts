@@ -60,6 +60,19 @@ export const policySchema = z
     idleLockMinutes: shape.idleLockMinutes,
     noteTemplate: z.enum(NOTE_TEMPLATE_IDS, { message: `must be one of ${NOTE_TEMPLATE_IDS.join(', ')}` }),
     noteSections: shape.noteSections,
+    /**
+     * Machine policy only: lets an installed app take `--policy FILE` or AMBIENT_SCRIBE_POLICY in
+     * place of this policy (a test bench, a portable install). Without it an installed app ignores
+     * both, so a user cannot put their own service or token over IT's. Never lockable: it is not a
+     * setting a clinician sees.
+     */
+    allowLocalPolicy: z.boolean({ message: 'must be true or false' }),
+    /**
+     * Whether a visit link naming another provider may switch to it (bearer and Single Auth Token
+     * partners), after the clinician confirms in the window; for this run only, never stored
+     * (issue 28). Off when not set: a link naming another provider is refused.
+     */
+    linksMaySwitchProvider: z.boolean({ message: 'must be true or false' }),
     locked: z.array(
       z.enum(LOCKABLE, {
         error: (issue) =>

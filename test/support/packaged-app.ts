@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
  * The app as electron-builder packs it, on a machine that cannot download the Electron runtime:
  * the real electron-builder, with the project's electron-builder.yml and afterPack hook, packs into
  * a stand-in Electron distribution. Only the Electron binary is missing from the result, and the
- * installers (AppImage, deb, NSIS, dmg) are not made: `--dir` stops at the unpacked app.
+ * installers (deb, NSIS, dmg) are not made: `--dir` stops at the unpacked app.
  */
 
 /**

@@ -6,7 +6,8 @@
  */
 import { join } from 'node:path';
 import { createAppCore, type AppCore } from '../core/app-core';
-import { osUsername, policySources, readPolicy } from '../core/startup/policy-file';
+import { osUsername } from '../core/startup/policy-file';
+import { readStartupPolicy } from '../core/startup/startup-policy';
 import { defaultDataDirectory, ensurePrivateDataDirectory, PRODUCT_NAME } from '../core/data-directory';
 import { createJsonFileStorage } from '../core/json-file-storage';
 import { scrubbedLogger } from '../core/logging/scrubbed-logger';
@@ -18,7 +19,7 @@ import { startBrowserHost, type BrowserHost, type RendererSource } from './host'
 import { createPageCapability } from './page-capability';
 import { browserModeLogPath, createNodeFileLogger } from './node-file-logger';
 import { openInSystemBrowser, writeLaunchFile, type LaunchFile } from './system-browser';
-import { handoffAddress, listenForHandoffs } from './instance-handoff';
+import { listenForHandoffs } from './instance-handoff';
 
 export interface BrowserModeOptions {
   /** 0 picks a free port. */
@@ -74,11 +75,12 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   // secrets.json in the same directory, in formats browser mode must not overwrite. A damaged
   // settings file is set aside first, as the desktop app does, and the window says so.
   // One instance per data directory, as the desktop app's single-instance lock; a second launch
-  // hands its visit link to this one over a socket only this user reaches (instance-handoff.ts).
+  // hands its visit link to this one over a socket (Windows: a pipe of a random name) only this
+  // user reaches (instance-handoff.ts).
   // Filled in once the core runs; a link that comes earlier is asked to come again.
   const started: { core?: AppCore } = {};
   const handoffs = await listenForHandoffs(
-    handoffAddress(dataDirectory),
+    dataDirectory,
     (url) =>
       started.core?.openVisitLink(url) ?? {
         ok: false,
@@ -91,9 +93,13 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   const settingsPath = join(dataDirectory, 'browser-settings.json');
   const notices = await checkSettingsFile(settingsPath, log);
 
-  const policy = await readPolicy(
-    policySources({ argument: options.policyFile, env: process.env, platform: process.platform }),
-  );
+  const policy = await readStartupPolicy({
+    argument: options.policyFile,
+    env: process.env,
+    platform: process.platform,
+    packaged: false,
+    log,
+  });
   const core = await createAppCore({
     policy,
     username: osUsername(),

@@ -1,14 +1,25 @@
 /**
  * Browser mode's one instance per data directory, and the way a second launch hands the running
  * one a visit link (`--open-url`), as Electron's single-instance lock and `second-instance` do for
- * the desktop app. The running instance listens on a local socket: a Unix socket inside the data
- * directory (0700, so only its user reaches it), or on Windows a named pipe named after the
- * directory. One line of JSON each way; nothing but a link is accepted.
+ * the desktop app. One line of JSON each way; nothing but a link is accepted. The running instance
+ * listens where only its own user can find it (issue 28):
+ *
+ * - Unix: a socket inside the data directory (0700), itself 0600. A second launch hands its link
+ *   over only to a socket that is a socket, owned by this user, in a directory of this user's that
+ *   no one else may write to (`--data` may name a folder someone else made).
+ * - Windows: a named pipe with a random name per running instance, written to a file in the data
+ *   directory (this user's profile) that the second launch reads. Pipe names are one namespace for
+ *   every user of the computer, and Node cannot give a pipe a DACL of its own (libuv creates it
+ *   with the default security descriptor, and `readableAll`/`writableAll` only widen it), so a
+ *   name another user could know would let them make the pipe first and be handed the link, or
+ *   write to ours. Nobody else can read the file, so nobody else knows the name; libuv creates the
+ *   pipe with FILE_FLAG_FIRST_PIPE_INSTANCE, so a name taken already fails rather than being shared.
  */
-import { createHash } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { chmodSync, unlinkSync } from 'node:fs';
+import { chmod, lstat, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { VisitLinkReading } from '../../shared/visit-link';
 import { MAX_VISIT_LINK_LENGTH } from '../../shared/visit-link';
 import type { Logger } from '../core/ports';
@@ -18,12 +29,51 @@ const MAX_LINE_BYTES = MAX_VISIT_LINK_LENGTH + 256;
 /** A peer that says nothing for this long is let go. */
 const IDLE_MS = 5_000;
 
-export function handoffAddress(dataDirectory: string, platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') {
-    const digest = createHash('sha256').update(dataDirectory.toLowerCase()).digest('hex').slice(0, 24);
-    return `\\\\.\\pipe\\ambient-scribe-browser-${digest}`;
-  }
+/** Unix: the running instance's socket, in the data directory. */
+export function handoffSocketPath(dataDirectory: string): string {
   return join(dataDirectory, 'browser-mode.sock');
+}
+
+/** Windows: the file in the data directory that names the running instance's pipe. */
+export function pipeNameFile(dataDirectory: string): string {
+  return join(dataDirectory, 'browser-mode.pipe');
+}
+
+const PIPE_PREFIX = '\\\\.\\pipe\\ambient-scribe-browser-';
+/** The only names this app gives its pipes: local (`\\.\pipe\`), and 128 random bits. */
+const PIPE_NAME = /^\\\\\.\\pipe\\ambient-scribe-browser-[0-9a-f]{32}$/;
+
+/** A new pipe name for an instance that starts: nobody can guess it. */
+export function newPipeName(): string {
+  return `${PIPE_PREFIX}${randomBytes(16).toString('hex')}`;
+}
+
+/** Tells second launches the pipe's name: a file only this user reads (0600 where modes exist). */
+export async function writePipeName(dataDirectory: string, name: string): Promise<void> {
+  const file = pipeNameFile(dataDirectory);
+  await writeFile(file, `${name}\n`, { mode: 0o600 });
+  await chmod(file, 0o600);
+}
+
+/**
+ * The pipe the running instance named, or undefined when there is none (no file), or when the file
+ * names anything but one of this app's local pipes: a second launch never connects elsewhere
+ * (a `\\host\pipe\…` would carry the link off this computer).
+ */
+export async function readPipeName(dataDirectory: string): Promise<string | undefined> {
+  let text: string;
+  try {
+    text = await readFile(pipeNameFile(dataDirectory), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const name = text.length <= 128 ? text.trim() : '';
+  return PIPE_NAME.test(name) ? name : undefined;
+}
+
+/** Removes the pipe's name when this instance stops, unless a newer instance wrote its own since. */
+export async function removePipeName(dataDirectory: string, name: string): Promise<void> {
+  if ((await readPipeName(dataDirectory)) === name) await rm(pipeNameFile(dataDirectory), { force: true });
 }
 
 export interface HandoffListener {
@@ -36,12 +86,16 @@ export interface HandoffListener {
  * removed first.
  */
 export async function listenForHandoffs(
-  address: string,
+  dataDirectory: string,
   onLink: (url: string) => VisitLinkReading,
   log: Logger,
+  platform: NodeJS.Platform = process.platform,
 ): Promise<HandoffListener | 'running'> {
-  if (await answers(address)) return 'running';
-  if (!address.startsWith('\\\\')) removeStale(address);
+  const windows = platform === 'win32';
+  const running = windows ? await readPipeName(dataDirectory) : handoffSocketPath(dataDirectory);
+  if (running !== undefined && (await answers(running))) return 'running';
+  const address = windows ? newPipeName() : handoffSocketPath(dataDirectory);
+  if (!windows) removeStale(address);
   const server = createServer((socket) => serve(socket, onLink, log));
   try {
     await new Promise<void>((resolve, reject) => {
@@ -59,8 +113,17 @@ export async function listenForHandoffs(
     });
     return { close: async () => undefined };
   }
+  if (windows) {
+    await writePipeName(dataDirectory, address);
+    return {
+      close: async () => {
+        await closeServer(server);
+        await removePipeName(dataDirectory, address);
+      },
+    };
+  }
   // The directory is 0700 already; the socket itself is the user's alone too.
-  if (!address.startsWith('\\\\')) chmodSync(address, 0o600);
+  chmodSync(address, 0o600);
   return { close: () => closeServer(server) };
 }
 
@@ -98,11 +161,34 @@ function answer(line: string, onLink: (url: string) => VisitLinkReading): Handof
 
 export type HandoffReply = { ok: true } | { ok: false; problems: { field: string; rule: string }[] };
 
+/** The socket is not one this user's own instance made: the link is not handed over. */
+export class HandoffRefusedError extends Error {
+  constructor(reason: string) {
+    super(`The visit link was not handed over: ${reason}.`);
+    this.name = 'HandoffRefusedError';
+  }
+}
+
 /**
  * A second launch: gives the link to the instance running on this data directory. Resolves with
  * its reply, or `none` when no instance answers there (this launch then starts one itself).
+ * Rejects with HandoffRefusedError when the Unix socket is not this user's own (checked first).
  */
-export async function handOff(address: string, url: string): Promise<HandoffReply | 'none'> {
+export async function handOff(
+  dataDirectory: string,
+  url: string,
+  platform: NodeJS.Platform = process.platform,
+): Promise<HandoffReply | 'none'> {
+  let address: string | undefined;
+  if (platform === 'win32') {
+    address = await readPipeName(dataDirectory);
+    if (address === undefined) return 'none';
+  } else {
+    address = handoffSocketPath(dataDirectory);
+    const check = await checkHandoffSocket(address);
+    if (check === 'absent') return 'none';
+    if (check !== 'ours') throw new HandoffRefusedError(check);
+  }
   let socket: Socket;
   try {
     socket = await connect(address);
@@ -127,6 +213,35 @@ export async function handOff(address: string, url: string): Promise<HandoffRepl
     });
     socket.write(`${JSON.stringify({ openUrl: url })}\n`);
   });
+}
+
+/**
+ * Unix: whether the path is a socket this user's own instance made: `absent` (nothing runs there),
+ * `ours`, or why not, in words for the person at the terminal. `uid` is this process's (injected
+ * by tests).
+ */
+export async function checkHandoffSocket(
+  path: string,
+  uid: number | undefined = process.getuid?.(),
+): Promise<'absent' | 'ours' | string> {
+  let socket;
+  try {
+    socket = await lstat(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent';
+    return `${path} cannot be checked (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`;
+  }
+  if (!socket.isSocket())
+    return `${path} is not a socket (remove it if no Ambient Scribe runs on this data directory)`;
+  if (uid !== undefined && socket.uid !== uid)
+    return `${path} belongs to another user (uid ${socket.uid}), not to you (uid ${uid})`;
+  // stat, not lstat: a data directory reached through a symbolic link is judged by what it leads to.
+  const directory = await stat(dirname(path));
+  if (uid !== undefined && directory.uid !== uid)
+    return `the data directory ${dirname(path)} belongs to another user (uid ${directory.uid}), not to you (uid ${uid})`;
+  if ((directory.mode & 0o022) !== 0)
+    return `the data directory ${dirname(path)} may be written by other users (mode ${(directory.mode & 0o777).toString(8)})`;
+  return 'ours';
 }
 
 function connect(address: string): Promise<Socket> {

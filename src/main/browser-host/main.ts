@@ -5,8 +5,10 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultDataDirectory } from '../core/data-directory';
+import { remotePolicyPath } from '../core/startup/launch-args';
 import { AlreadyRunningError, startBrowserMode, stopOnSignals } from './browser-mode';
-import { handOff, handoffAddress } from './instance-handoff';
+import { handOff, HandoffRefusedError } from './instance-handoff';
+import { readLinkLine } from './stdin-link';
 
 const { values } = parseArgs({
   options: {
@@ -19,6 +21,7 @@ const { values } = parseArgs({
     policy: { type: 'string' },
     // A visit link from the EHR (ambient-scribe://visit?…): handed to the instance running on this
     // data directory, or opened by this one once it runs (docs/deployment.md, visit links).
+    // `--open-url -` reads it from standard input, one line, so it is in no process list.
     'open-url': { type: 'string' },
   },
 });
@@ -29,11 +32,26 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
+// As the desktop app (core/startup/launch-args.ts): a policy comes from a file on this computer.
+const policyRefused = values.policy !== undefined ? remotePolicyPath(values.policy) : undefined;
+if (policyRefused) {
+  console.error(`--policy ${policyRefused}.`);
+  process.exit(2);
+}
+
 const dataDirectory = values.data ?? defaultDataDirectory();
-const openUrl = values['open-url'];
+const openUrl =
+  values['open-url'] === '-'
+    ? await readLinkLine(process.stdin).catch((error: unknown) => {
+        console.error((error as Error).message);
+        process.exit(2);
+      })
+    : values['open-url'];
 if (openUrl !== undefined) {
-  const reply = await handOff(handoffAddress(dataDirectory), openUrl).catch((error: unknown) => {
-    console.error(`The running app did not take the visit link: ${(error as Error).message}`);
+  const reply = await handOff(dataDirectory, openUrl).catch((error: unknown) => {
+    // A socket that is not this user's own: said as it is, and no instance is started over it.
+    if (error instanceof HandoffRefusedError) console.error(error.message);
+    else console.error(`The running app did not take the visit link: ${(error as Error).message}`);
     process.exit(1);
   });
   if (reply !== 'none') {

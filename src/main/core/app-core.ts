@@ -1,6 +1,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { appInfoSchema, ENCOUNTER_LABELS, RECORDING_STATES, type AppInfo } from '../../shared/contract';
+import {
+  appInfoSchema,
+  ENCOUNTER_LABELS,
+  RECORDING_STATES,
+  type AppInfo,
+  type AuthStatus as ContractAuthStatus,
+} from '../../shared/contract';
 import { localIsoDate } from '../../shared/local-date';
 import type { VisitLinkReading } from '../../shared/visit-link';
 import { UserFacingError } from './user-facing-error';
@@ -27,7 +33,7 @@ import { createServiceLocator } from './service/service-locator';
 import { createSettingsService, type SettingsService } from './settings-service';
 import { describePolicyProblems, type PolicyReading } from './startup/policy-file';
 import type { Policy } from '../../shared/policy';
-import { linkProviderRules } from './visit-links/link-provider';
+import { checkLinkProvider } from './visit-links/link-provider';
 import { createVisitLinkInbox } from './visit-links/visit-link-inbox';
 
 export interface AppCoreDeps {
@@ -174,6 +180,17 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     log: deps.log,
     spoolKey: loadKey,
   });
+  /**
+   * A provider a visit link switched to, after the clinician confirmed it in the window (issue 28;
+   * only where the policy allows it): for this run, until sign-out or a change of the service
+   * settings, and never written to the settings.
+   */
+  let linkProvider: string | undefined;
+  /** The settings the app acts on: the stored ones, with a link's confirmed provider. */
+  const acting = () =>
+    linkProvider === undefined ? settings.get() : { ...settings.get(), providerId: linkProvider };
+  /** The newest sign-in status, for checking a link's provider against who signed in. */
+  let authNow: ContractAuthStatus | undefined;
   const sessions = createServiceSessions({
     locator,
     secrets: deps.secrets,
@@ -181,7 +198,10 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     clock: deps.clock,
     log: deps.log,
     openExternal: deps.openExternal ?? (async (url) => events.emit('auth.openUrl', { url })),
-    onAuthChange: (status) => events.emit('auth.changed', status),
+    onAuthChange: (status) => {
+      authNow = status;
+      events.emit('auth.changed', status);
+    },
     onNotification: (sessionId) => encounters.wake(sessionId),
   });
   const history = await createEncounterHistory({
@@ -203,7 +223,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     onVisit: (entry) => history.record(entry),
     spool: { root: spoolRoot, key: loadKey },
   });
-  const session = () => sessions.get(settings.get());
+  const session = () => sessions.get(acting());
   repairSpoolManifests(history, spoolRoot, deps.clock.now(), deps.log);
   reconcileHistory(history, encounters.spooled.list());
   const sweep = () => {
@@ -259,7 +279,20 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     log: deps.log,
     onChange: (links) => events.emit('visitLinks.changed', links),
     recording: () => encounters.isStarting() || RECORDING_STATES.has(encounters.view().state),
-    ...linkProviderRules(settings),
+    checkProvider: (providerId) =>
+      checkLinkProvider(providerId, {
+        authModel: acting().authModel,
+        // What the service session resolved (the demo's own provider when none is set), else the settings'.
+        actingProvider: authNow?.providerId ?? acting().providerId,
+        signedInProvider: authNow?.signedIn ? authNow.providerId : undefined,
+        providerLocked: settings.locked.includes('providerId'),
+        switchAllowed: policy?.policy.linksMaySwitchProvider === true,
+      }),
+    switchProvider: async (providerId) => {
+      linkProvider = providerId;
+      // Signed in as the link's provider now, so the window shows who it acts as.
+      await (await session()).auth.current().catch(() => undefined);
+    },
   });
   /** Whether the box holds a partner token for this service (the one in use unless named). */
   const boxFor = (service = settings.get().service) =>
@@ -276,7 +309,15 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     {
       'app.info': () => deps.appInfo,
       'settings.get': () => settings.get(),
-      'settings.set': (patch) => settings.update(patch),
+      'settings.set': async (patch) => {
+        const saved = await settings.update(patch);
+        // Who the app is, set by hand, ends a switch a link made.
+        if (IDENTITY_SETTINGS.some((key) => key in patch)) {
+          linkProvider = undefined;
+          authNow = undefined;
+        }
+        return saved;
+      },
       'secrets.status': () => secretsStatus(),
       'secrets.setPartnerToken': async ({ token, service }) => {
         if (!service || serviceOf(service) === serviceOf(settings.get().service)) {
@@ -288,20 +329,22 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         }
         return secretsStatus(service);
       },
-      'auth.status': () => sessions.status(settings.get()),
+      'auth.status': () => sessions.status(acting()),
       'auth.signIn': async () => {
         const current = await session();
         await current.auth.signIn().catch(() => undefined); // the status says what went wrong
-        return sessions.status(settings.get());
+        return sessions.status(acting());
       },
       'auth.cancelSignIn': async () => {
         (await session()).auth.cancelSignIn();
-        return sessions.status(settings.get());
+        return sessions.status(acting());
       },
       'auth.signOut': async () => {
         await (await session()).auth.signOut();
         visitLinks.clear();
-        return sessions.status(settings.get());
+        // A provider a link switched to was for that clinician's run: the next one is the settings'.
+        linkProvider = undefined;
+        return sessions.status(acting());
       },
       'encounter.start': async (request) =>
         encounters
@@ -341,7 +384,12 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         return undefined;
       },
       'visitLinks.get': () => visitLinks.links(),
-      'visitLinks.take': ({ id }) => visitLinks.take(id),
+      'visitLinks.take': ({ id, switchProvider }) =>
+        visitLinks.take(id, switchProvider === undefined ? {} : { switchProvider }),
+      'visitLinks.decline': ({ id }) => {
+        visitLinks.decline(id);
+        return undefined;
+      },
     },
     deps.log,
     { ...SETTING_LABELS, ...ENCOUNTER_LABELS },
@@ -380,6 +428,9 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     },
   };
 }
+
+/** Settings that say which service and who the app is there: setting one ends a link's switch. */
+const IDENTITY_SETTINGS = ['service', 'partnerId', 'authModel', 'providerId'] as const;
 
 /**
  * A visit that could not start: nothing was recorded yet, so the next step is to press Start

@@ -2,7 +2,11 @@ import { chmod, mkdir, mkdtemp, rm, stat } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultDataDirectory, ensurePrivateDataDirectory } from './data-directory';
+import {
+  defaultDataDirectory,
+  desktopDataDirectoryOverride,
+  ensurePrivateDataDirectory,
+} from './data-directory';
 
 describe('the app data directory (same place as Electron’s userData)', () => {
   it('follows each platform’s convention', () => {
@@ -17,6 +21,12 @@ describe('the app data directory (same place as Electron’s userData)', () => {
   });
   it('lets SCRIBE_DATA_DIR override it', () => {
     expect(defaultDataDirectory({ SCRIBE_DATA_DIR: '/data/scribe' }, 'linux')).toBe('/data/scribe');
+  });
+  it('the desktop app honours SCRIBE_DATA_DIR only when it is not packaged (development, tests)', () => {
+    expect(desktopDataDirectoryOverride({ SCRIBE_DATA_DIR: '/data/scribe' }, false)).toBe('/data/scribe');
+    expect(desktopDataDirectoryOverride({ SCRIBE_DATA_DIR: '\\\\host\\share' }, true)).toBeUndefined();
+    expect(desktopDataDirectoryOverride({ SCRIBE_DATA_DIR: '' }, false)).toBeUndefined();
+    expect(desktopDataDirectoryOverride({}, false)).toBeUndefined();
   });
 });
 

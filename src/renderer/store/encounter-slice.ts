@@ -10,6 +10,11 @@ export interface EncounterSlice {
   draft: EncounterDraft | null;
   /** Problems by field, from the last Start that was refused before anything was sent. */
   draftProblems: Record<string, string>;
+  /**
+   * The clinician typed into the next visit's details since it was made (or filled from a link):
+   * a visit link asks before replacing them (issue 28).
+   */
+  draftEdited: boolean;
   /** The service's form templates, once asked for; a sentence when they could not be loaded. */
   templates: FormTemplate[] | null;
   templatesError: string | null;
@@ -30,6 +35,7 @@ export const createEncounterSlice =
   (set, get) => ({
     draft: null,
     draftProblems: {},
+    draftEdited: false,
     templates: null,
     templatesError: null,
 
@@ -53,7 +59,7 @@ export const createEncounterSlice =
       const draftProblems = Object.fromEntries(
         Object.entries(get().draftProblems).filter(([path]) => !edited.some((e) => path.startsWith(e))),
       );
-      set({ draft, draftProblems });
+      set({ draft, draftProblems, draftEdited: true });
     },
 
     nextVisit() {
@@ -67,6 +73,7 @@ export const createEncounterSlice =
       set({
         draft: { ...newDraft(now(), previous.specialty), sections, forms: previous.forms },
         draftProblems: {},
+        draftEdited: false,
       });
     },
 

@@ -20,8 +20,13 @@ export interface VisitLinkSlice {
   visitLinkError: string | null;
   receiveVisitLinks(links: VisitLinks): void;
   loadVisitLinks(): Promise<void>;
-  /** Fills the next visit with the link's details and signs its provider in; false if none. */
-  openLinkedVisit(): Promise<boolean>;
+  /**
+   * Fills the next visit with the link's details; false if none. `switchProvider`: the clinician
+   * confirmed the link's provider switch (only offered where the policy allows it).
+   */
+  openLinkedVisit(options?: { switchProvider?: boolean }): Promise<boolean>;
+  /** The clinician keeps their own visit (or sign-in): the link goes, nothing is filled. */
+  declineLinkedVisit(): Promise<void>;
   /** The clinician has read why a link could not be used. */
   dismissRefusedLink(): Promise<void>;
 }
@@ -54,13 +59,16 @@ export const createVisitLinkSlice =
       }
     },
 
-    async openLinkedVisit() {
+    async openLinkedVisit(options = {}) {
       const next = get().visitLinks.next;
       if (!next) return false;
       set({ visitLinkError: null });
       let link;
       try {
-        ({ link } = await api.call('visitLinks.take', { id: next.id }));
+        ({ link } = await api.call('visitLinks.take', {
+          id: next.id,
+          ...(options.switchProvider ? { switchProvider: true } : {}),
+        }));
       } catch (error) {
         set({ visitLinkError: (error as Error).message });
         return false;
@@ -80,10 +88,19 @@ export const createVisitLinkSlice =
           ? templateSections(link.template, settings?.noteSections ?? [])
           : draft.sections,
       });
-      set({ linkedEncounterId: link.encounterId, waitingLinkId: null });
-      // Main made the link's provider the signed-in one: the settings and sign-in say so now.
-      if (link.providerId !== undefined) await Promise.all([get().loadSettings(), get().loadAuth()]);
+      // Filled from the link, not typed: a later link replaces it without asking.
+      set({ linkedEncounterId: link.encounterId, waitingLinkId: null, draftEdited: false });
+      // A confirmed switch signed the link's provider in: the top bar says so now.
+      if (next.providerSwitch) await get().loadAuth();
       return true;
+    },
+
+    async declineLinkedVisit() {
+      const next = get().visitLinks.next;
+      if (!next) return;
+      const { next: _declined, ...rest } = get().visitLinks;
+      set({ visitLinks: rest, waitingLinkId: null });
+      await api.call('visitLinks.decline', { id: next.id }).catch(() => undefined);
     },
 
     async dismissRefusedLink() {
@@ -94,3 +111,20 @@ export const createVisitLinkSlice =
       await api.call('visitLinks.take', { id: refused.id }).catch(() => undefined);
     },
   });
+
+/**
+ * Why a link's visit must wait for the clinician's word instead of opening by itself (issue 28):
+ * it would switch the provider (where the policy allows that), take the window out of Settings,
+ * or replace visit details the clinician has typed. Undefined when it may open at once.
+ */
+export type LinkQuestion = 'switch-provider' | 'leave-settings' | 'replace-details';
+
+export function linkQuestion(state: AppState, settingsOpen: boolean): LinkQuestion | undefined {
+  const next = state.visitLinks.next;
+  if (!next) return undefined;
+  if (next.providerSwitch) return 'switch-provider';
+  if (settingsOpen) return 'leave-settings';
+  const paneIsReady = state.endedAt === null && state.resultsFor === null;
+  if (paneIsReady && state.draftEdited) return 'replace-details';
+  return undefined;
+}

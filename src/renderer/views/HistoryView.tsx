@@ -1,5 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import type { HistoryEntry, HistoryState } from '../../shared/contract';
+import { describeTarget, serviceOf } from '../../shared/delivery-target';
 import { useAppStore } from '../store/use-app-store';
 
 const STATE_WORDS: Record<HistoryState, string> = {
@@ -28,6 +29,13 @@ export function HistoryView() {
   const recordingSession = useAppStore((s) => s.recorder?.sessionId);
   const retentionDays = useAppStore((s) => s.settings?.audioRetentionDays);
   const keyInMemoryOnly = useAppStore((s) => s.secrets?.persistence === 'memory');
+  const service = useAppStore((s) => (s.settings ? serviceOf(s.settings.service) : undefined));
+  const providerId = useAppStore((s) => s.auth?.providerId);
+  /** Its audio goes only where it was recorded (issue 28): say so when that is not here and now. */
+  const waitsElsewhere = (entry: HistoryEntry) =>
+    entry.audioKept === true &&
+    entry.deliverTo !== undefined &&
+    (entry.deliverTo.service !== service || entry.deliverTo.providerId !== providerId);
   useEffect(() => void load(), [load]);
   if (history.length === 0 && !error) return null;
 
@@ -69,7 +77,15 @@ export function HistoryView() {
             <tr key={entry.sessionId} data-state={entry.state}>
               <td>{timeFormat.format(entry.startedAt)}</td>
               <td>{entry.encounterId}</td>
-              <td>{STATE_WORDS[entry.state]}</td>
+              <td>
+                {STATE_WORDS[entry.state]}
+                {waitsElsewhere(entry) && (
+                  <span className="muted history-elsewhere" data-testid="history-elsewhere">
+                    {' '}
+                    · recorded for {describeTarget(entry.deliverTo!)}: sent only there
+                  </span>
+                )}
+              </td>
               <td>
                 {finishable(entry) && (
                   <InterruptedActions

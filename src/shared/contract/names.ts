@@ -29,6 +29,7 @@ export const VERB_NAMES = [
   'forms.feedback',
   'visitLinks.get',
   'visitLinks.take',
+  'visitLinks.decline',
 ] as const;
 export const EVENT_NAMES = [
   'heartbeat',

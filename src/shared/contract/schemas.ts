@@ -15,7 +15,12 @@ import {
   startEncounterSchema,
 } from './encounter';
 import { historyListSchema } from './history';
-import { takeVisitLinkSchema, takenVisitLinkSchema, visitLinksSchema } from './visit-links';
+import {
+  declineVisitLinkSchema,
+  takeVisitLinkSchema,
+  takenVisitLinkSchema,
+  visitLinksSchema,
+} from './visit-links';
 
 export const appInfoSchema = z.object({
   name: z.string(),
@@ -86,6 +91,8 @@ export const verbSchemas = {
   'visitLinks.get': { request: noPayload, response: visitLinksSchema },
   /** The window filled the next visit in (or showed a refused link): main lets go of that link. */
   'visitLinks.take': { request: takeVisitLinkSchema, response: takenVisitLinkSchema },
+  /** The clinician kept their own visit or sign-in: main lets go of that link, nothing filled. */
+  'visitLinks.decline': { request: declineVisitLinkSchema, response: nothing },
 } as const satisfies Record<VerbName, { request: z.ZodType; response: z.ZodType }>;
 
 /** Every event main may push to the renderer, with its payload. */

@@ -22,16 +22,35 @@ export const visitLinkProblemSchema = z.object({ field: z.string(), rule: z.stri
  * never takes a newer link that arrived meanwhile.
  */
 export const visitLinksSchema = z.object({
-  next: z.object({ id: z.number().int().positive(), link: visitLinkSchema }).optional(),
+  next: z
+    .object({
+      id: z.number().int().positive(),
+      link: visitLinkSchema,
+      /**
+       * The link names another provider than the one this app acts as, and the organisation's
+       * policy lets links switch (issue 28): nothing changes until the clinician confirms in the
+       * window (take with switchProvider), and the switch is never stored in the settings.
+       */
+      providerSwitch: z.object({ from: z.string(), to: z.string() }).optional(),
+    })
+    .optional(),
   refused: z
     .object({
       id: z.number().int().positive(),
       problems: z.array(visitLinkProblemSchema).min(1),
+      /** One sentence for the window when the link itself was fine but not for this clinician. */
+      reason: z.string().optional(),
     })
     .optional(),
 });
 export type VisitLinks = z.infer<typeof visitLinksSchema>;
 
-export const takeVisitLinkSchema = z.object({ id: z.number().int().positive() });
+export const takeVisitLinkSchema = z.object({
+  id: z.number().int().positive(),
+  /** The clinician confirmed the switch to the link's provider (next.providerSwitch). */
+  switchProvider: z.boolean().optional(),
+});
+/** The clinician did not open the next visit's link (kept their own visit, or their own sign-in). */
+export const declineVisitLinkSchema = z.object({ id: z.number().int().positive() });
 /** The link's details when `id` was the next visit; nothing when it was a refused link (now read). */
 export const takenVisitLinkSchema = z.object({ link: visitLinkSchema.optional() });

@@ -2,13 +2,7 @@ import { mkdtemp, rm, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  describePolicyProblems,
-  machinePolicyPath,
-  policyArgument,
-  policySources,
-  readPolicy,
-} from './policy-file';
+import { checkPolicy, describePolicyProblems, readPolicy } from './policy-file';
 
 let dir: string;
 beforeEach(async () => {
@@ -22,26 +16,21 @@ async function policyFile(content: unknown): Promise<string> {
   return file;
 }
 
-describe('where the policy is found', () => {
-  it('--policy first, then AMBIENT_SCRIBE_POLICY, then the machine location of the OS', () => {
-    expect(
-      policySources({ argument: '/a.json', env: { AMBIENT_SCRIBE_POLICY: '/b.json' }, platform: 'linux' }),
-    ).toEqual([
-      { path: '/a.json', required: true },
-      { path: '/b.json', required: true },
-      { path: '/etc/ambient-scribe/policy.json', required: false },
-    ]);
-    expect(machinePolicyPath('win32', { ProgramData: 'C:\\ProgramData' })).toBe(
-      'C:\\ProgramData\\Ambient Scribe\\policy.json',
-    );
-    expect(machinePolicyPath('darwin', {})).toBe('/Library/Application Support/Ambient Scribe/policy.json');
-    expect(policyArgument(['electron', '.', '--policy', '/p.json'])).toBe('/p.json');
-    expect(policyArgument(['app', '--policy=/q.json'])).toBe('/q.json');
-    expect(policyArgument(['app'])).toBeUndefined();
-  });
-});
-
 describe('reading a policy', () => {
+  it('reads through the reader it is given, and checks a policy from anywhere by the same rules', async () => {
+    const read = async (path: string) => (path === '/given.json' ? '{"partnerId": "clinic7"}' : '{}');
+    expect(await readPolicy([{ path: '/given.json', required: true }], read)).toEqual({
+      kind: 'policy',
+      file: '/given.json',
+      policy: { partnerId: 'clinic7' },
+    });
+    expect(checkPolicy('HKLM\\SOFTWARE\\Policies\\Ambient Scribe', { partnerId: '' })).toEqual({
+      kind: 'invalid',
+      file: 'HKLM\\SOFTWARE\\Policies\\Ambient Scribe',
+      problems: [{ key: 'partnerId', rule: 'must not be empty' }],
+    });
+  });
+
   it('applies nothing when there is none at the machine location', async () => {
     expect(await readPolicy([{ path: join(dir, 'absent.json'), required: false }])).toEqual({ kind: 'none' });
   });

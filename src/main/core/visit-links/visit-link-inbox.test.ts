@@ -1,6 +1,19 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { VisitLinks } from '../../../shared/contract/visit-links';
+import { checkLinkProvider, type LinkProviderFacts } from './link-provider';
 import { createVisitLinkInbox, type VisitLinkInboxDeps } from './visit-link-inbox';
+
+/** A bearer partner signed in as dr-own, links not allowed to switch (each test may change it). */
+let facts: LinkProviderFacts;
+beforeEach(() => {
+  facts = {
+    authModel: 'bearer',
+    actingProvider: 'dr-own',
+    signedInProvider: undefined,
+    providerLocked: false,
+    switchAllowed: false,
+  };
+});
 
 function inbox(overrides: Partial<VisitLinkInboxDeps> = {}) {
   const lines: string[] = [];
@@ -14,8 +27,8 @@ function inbox(overrides: Partial<VisitLinkInboxDeps> = {}) {
     log: { info: log('info'), warn: log('warn'), error: log('error') },
     onChange: (state) => changes.push(state),
     recording: () => recording,
-    providerRefusal: () => undefined,
-    useProvider: async (providerId) => void providers.push(providerId),
+    checkProvider: (providerId: string) => checkLinkProvider(providerId, facts),
+    switchProvider: async (providerId: string) => void providers.push(providerId),
     ...overrides,
   });
   return { links, lines, changes, providers, setRecording: (value: boolean) => (recording = value) };
@@ -63,29 +76,80 @@ describe('the visit link inbox', () => {
     expect((await links.take(id)).link?.encounterId).toBe('ehr4711');
   });
 
-  it("signs the link's provider in when the window takes it, not before", async () => {
+  it('a link for the provider signed in is used; one for another is refused in one sentence, nothing changed', async () => {
     const { links, providers } = inbox();
-    links.open(`${LINK}&provider_id=dr-ehr`);
+    links.open(`${LINK}&provider_id=dr-own`);
+    expect((await links.take(links.links().next!.id)).link?.providerId).toBe('dr-own');
+    const reading = links.open(`${LINK}&provider_id=dr-mallory`);
+    expect(reading).toEqual({
+      ok: false,
+      problems: [{ field: 'provider_id', rule: 'is for dr-mallory, but you are signed in as dr-own' }],
+    });
+    expect(links.links()).toEqual({
+      refused: {
+        id: expect.any(Number),
+        problems: reading.ok ? [] : reading.problems,
+        reason: 'This link is for dr-mallory; you are signed in as dr-own. Nothing was changed.',
+      },
+    });
     expect(providers).toEqual([]);
-    await links.take(links.links().next!.id);
-    expect(providers).toEqual(['dr-ehr']);
   });
 
-  it('refuses a provider the policy does not allow, as a problem of the link', () => {
-    const { links } = inbox({
-      providerRefusal: (id) => (id === 'dr-ehr' ? undefined : 'must be the provider ID your policy sets'),
-    });
-    expect(links.open(`${LINK}&provider_id=dr-other`)).toEqual({
-      ok: false,
-      problems: [{ field: 'provider_id', rule: 'must be the provider ID your policy sets' }],
-    });
+  it('a policy that locks the provider refuses a link for another, even where links may switch', () => {
+    facts = { ...facts, providerLocked: true, switchAllowed: true };
+    const { links } = inbox();
+    const reading = links.open(`${LINK}&provider_id=dr-other`);
+    expect(reading.ok).toBe(false);
+    expect(links.links().refused?.reason).toBe(
+      'This link is for dr-other; your organisation signs this computer in as dr-own. Nothing was changed.',
+    );
+  });
+
+  it('where the policy lets links switch, nothing changes until the clinician confirms; declining fills nothing', async () => {
+    facts = { ...facts, switchAllowed: true };
+    const { links, providers } = inbox();
+    links.open(`${LINK}&provider_id=dr-locum`);
+    const next = links.links().next!;
+    expect(next.providerSwitch).toEqual({ from: 'dr-own', to: 'dr-locum' });
+    await expect(links.take(next.id)).rejects.toThrow('confirm in the window to sign in as dr-locum');
+    expect(providers).toEqual([]);
+    expect(links.links().next?.id).toBe(next.id);
+    expect((await links.take(next.id, { switchProvider: true })).link?.encounterId).toBe('ehr4711');
+    expect(providers).toEqual(['dr-locum']);
+
+    links.open(`${LINK}&provider_id=dr-third`);
+    links.decline(links.links().next!.id);
+    expect(links.links()).toEqual({});
+    expect(providers).toEqual(['dr-locum']);
+  });
+
+  it('judges the provider again when the window takes the link: a sign-out meanwhile refuses it', async () => {
+    const { links } = inbox();
+    links.open(`${LINK}&provider_id=dr-own`);
+    const id = links.links().next!.id;
+    facts = { ...facts, actingProvider: 'dr-next' };
+    await expect(links.take(id)).rejects.toThrow('This link is for dr-own; you are signed in as dr-next.');
     expect(links.links().next).toBeUndefined();
-    expect(links.open(`${LINK}&provider_id=dr-ehr`).ok).toBe(true);
+    expect(links.links().refused?.reason).toContain('This link is for dr-own');
+  });
+
+  it('a standard partner: checked against who signed in at the identity provider, and used when nobody has yet', async () => {
+    facts = { ...facts, authModel: 'standard', actingProvider: '', signedInProvider: undefined };
+    const { links } = inbox();
+    expect(links.open(`${LINK}&provider_id=jdoe`).ok).toBe(true);
+    facts = { ...facts, signedInProvider: 'jdoe' };
+    expect(links.open(`${LINK}&provider_id=jdoe`).ok).toBe(true);
+    facts = { ...facts, signedInProvider: 'asmith' };
+    expect(links.open(`${LINK}&provider_id=jdoe`).ok).toBe(false);
+    expect(links.links().refused?.reason).toBe(
+      'This link is for jdoe; you are signed in as asmith. Nothing was changed.',
+    );
   });
 
   it('logs which fields came and which rules broke, never a value', () => {
     const { links, lines } = inbox();
-    links.open(`${LINK}&provider_id=dr-ehr`);
+    links.open(`${LINK}&provider_id=dr-own`);
+    links.open(`${LINK}&provider_id=dr-mallory`);
     links.open(
       'ambient-scribe://visit?encounter_id=bed%2012&patient%20name=Jane%20Doe&date_of_birth=1961-13-01',
     );
@@ -94,7 +158,17 @@ describe('the visit link inbox', () => {
     expect(log).toContain('"linkFields":["encounterId","dateOfBirth","sex","providerId"]');
     expect(log).toContain('visit link: refused');
     expect(log).toContain('an unknown field is not a field of a visit link');
-    for (const value of ['ehr4711', '1961-04-09', 'FEMALE', 'dr-ehr', 'bed 12', 'Jane', '1961-13-01'])
+    expect(log).toContain('provider_id is not the provider this app acts as');
+    for (const value of [
+      'ehr4711',
+      '1961-04-09',
+      'FEMALE',
+      'dr-own',
+      'dr-mallory',
+      'bed 12',
+      'Jane',
+      '1961-13-01',
+    ])
       expect(log).not.toContain(value);
   });
 

@@ -1,6 +1,7 @@
 import type { VisitLinks } from '../../../shared/contract/visit-links';
 import { readVisitLink, type VisitLink, type VisitLinkReading } from '../../../shared/visit-link';
 import type { Logger } from '../ports';
+import type { ProviderCheck } from './link-provider';
 import { UserFacingError } from '../user-facing-error';
 
 export interface VisitLinkInboxDeps {
@@ -10,18 +11,26 @@ export interface VisitLinkInboxDeps {
   onChange(links: VisitLinks): void;
   /** A visit is being recorded now: a link's visit waits, and nothing of it touches this one. */
   recording(): boolean;
-  /** Why this provider may not be used (a policy locks another), or nothing when it may. */
-  providerRefusal(providerId: string): string | undefined;
-  /** Makes the link's provider the signed-in one (bearer and Single Auth Token partners). */
-  useProvider(providerId: string): Promise<void>;
+  /** The link's provider against who the app acts as now (link-provider.ts). */
+  checkProvider(providerId: string): ProviderCheck;
+  /**
+   * The clinician confirmed a link's switch to its provider: the app acts as it from now on, for
+   * this run only (never stored in the settings).
+   */
+  switchProvider(providerId: string): Promise<void>;
 }
 
 export interface VisitLinkInbox {
   /** A link from the EHR (the shell's command line, a second launch, macOS open-url). */
   open(text: string): VisitLinkReading;
   links(): VisitLinks;
-  /** The window fills the next visit in (or has shown a refused link's problems). */
-  take(id: number): Promise<{ link?: VisitLink }>;
+  /**
+   * The window fills the next visit in (or has shown a refused link's problems). A link whose
+   * provider needs a switch is taken only with the clinician's confirmation.
+   */
+  take(id: number, options?: { switchProvider?: boolean }): Promise<{ link?: VisitLink }>;
+  /** The clinician kept their own visit or sign-in: the next visit's link goes, nothing filled. */
+  decline(id: number): void;
   /** Sign out: a waiting link's patient goes with the clinician who was signed in. */
   clear(): void;
 }
@@ -40,28 +49,46 @@ export function createVisitLinkInbox(deps: VisitLinkInboxDeps): VisitLinkInbox {
     deps.onChange(state);
   };
 
+  const providerCheck = (link: VisitLink): ProviderCheck =>
+    link.providerId === undefined ? { kind: 'same' } : deps.checkProvider(link.providerId);
+
+  /** A link for another provider fills nothing, and says why in one sentence. */
+  const refuseForProvider = (id: number, check: Extract<ProviderCheck, { kind: 'refused' }>) => {
+    // Never the provider IDs: the log says which rule, IT finds who in the window.
+    deps.log.warn('visit link: refused', {
+      rejectedFields: ['provider_id is not the provider this app acts as'],
+    });
+    const problems = [{ field: 'provider_id', rule: check.rule }];
+    change({ ...state, refused: { id, problems, reason: check.reason } });
+    return { ok: false as const, problems };
+  };
+
   return {
     open(text) {
-      const reading = withProviderRule(readVisitLink(text, deps.today()), deps.providerRefusal);
+      const reading = readVisitLink(text, deps.today());
       const id = ++lastId;
-      if (reading.ok) {
-        // Which fields came, never their values: they are the patient's.
-        deps.log.info('visit link: opened', {
-          linkFields: Object.keys(reading.link),
-          whileRecording: deps.recording(),
-        });
-        change({ ...state, next: { id, link: reading.link } });
-      } else {
+      if (!reading.ok) {
         // The rules are this app's sentences; a parameter name the EHR made up is kept plain.
         deps.log.warn('visit link: refused', {
           rejectedFields: reading.problems.map((p) => `${loggableField(p.field)} ${p.rule}`),
         });
         change({ ...state, refused: { id, problems: reading.problems } });
+        return reading;
       }
+      const check = providerCheck(reading.link);
+      if (check.kind === 'refused') return refuseForProvider(id, check);
+      // Which fields came, never their values: they are the patient's.
+      deps.log.info('visit link: opened', {
+        linkFields: Object.keys(reading.link),
+        whileRecording: deps.recording(),
+        ...(check.kind === 'switch' ? { providerSwitch: 'waits for the clinician' } : {}),
+      });
+      const providerSwitch = check.kind === 'switch' ? { from: check.from, to: check.to } : undefined;
+      change({ ...state, next: { id, link: reading.link, ...(providerSwitch ? { providerSwitch } : {}) } });
       return reading;
     },
     links: () => state,
-    async take(id) {
+    async take(id, options = {}) {
       if (state.refused?.id === id) {
         const { refused: _read, ...rest } = state;
         change(rest);
@@ -74,25 +101,37 @@ export function createVisitLinkInbox(deps: VisitLinkInboxDeps): VisitLinkInbox {
           'invalid_request',
           'A visit is being recorded: the visit from the EHR opens once it ends.',
         );
-      if (next.link.providerId !== undefined) await deps.useProvider(next.link.providerId);
+      // Judged again now: who is signed in may have changed since the link came.
+      const check = providerCheck(next.link);
+      if (check.kind === 'refused') {
+        const { next: _gone, ...rest } = state;
+        state = rest;
+        refuseForProvider(id, check);
+        throw new UserFacingError('invalid_request', check.reason);
+      }
+      if (check.kind === 'switch') {
+        if (options.switchProvider !== true)
+          throw new UserFacingError(
+            'invalid_request',
+            `This link is for ${check.to}: confirm in the window to sign in as ${check.to} for it.`,
+          );
+        await deps.switchProvider(check.to);
+        deps.log.info('visit link: the clinician switched to its provider');
+      }
       const { next: _taken, ...rest } = state;
       change(rest);
       return { link: next.link };
+    },
+    decline(id) {
+      if (state.next?.id !== id) return;
+      const { next: _declined, ...rest } = state;
+      deps.log.info('visit link: the clinician kept their own visit');
+      change(rest);
     },
     clear() {
       if (state.next || state.refused) change({});
     },
   };
-}
-
-/** A provider the policy does not allow is one more problem: such a link fills nothing. */
-function withProviderRule(
-  reading: VisitLinkReading,
-  providerRefusal: (providerId: string) => string | undefined,
-): VisitLinkReading {
-  if (!reading.ok || reading.link.providerId === undefined) return reading;
-  const rule = providerRefusal(reading.link.providerId);
-  return rule ? { ok: false, problems: [{ field: 'provider_id', rule }] } : reading;
 }
 
 /** A link's unknown parameter names are the EHR's text: the log keeps a short, plain form. */
