@@ -35,6 +35,9 @@ import { describePolicyProblems, type PolicyReading } from './startup/policy-fil
 import type { Policy } from '../../shared/policy';
 import { checkLinkProvider } from './visit-links/link-provider';
 import { createVisitLinkInbox } from './visit-links/visit-link-inbox';
+import { createNoteDraftStore } from './notes/note-draft-store';
+import { createVisitNotes } from './notes/visit-notes';
+import { deliveryTargetOf } from './encounter/service-session';
 
 export interface AppCoreDeps {
   settingsStorage: JsonStorage;
@@ -224,6 +227,24 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     spool: { root: spoolRoot, key: loadKey },
   });
   const session = () => sessions.get(acting());
+  // The clinician's note edits (issue 29), sealed, for the provider signed in alone.
+  const notes = createVisitNotes({
+    store: createNoteDraftStore({
+      dir: join(deps.appInfo.dataDirectory, 'notes'),
+      spoolKey: loadKey,
+      log: deps.log,
+      now: () => deps.clock.now(),
+    }),
+    history,
+    owner: async () => {
+      const current = await session();
+      if (!current.auth.status().signedIn)
+        throw new UserFacingError('invalid_request', 'Sign in to see and keep your edits of this note.');
+      return deliveryTargetOf(current);
+    },
+    clock: deps.clock,
+    log: deps.log,
+  });
   repairSpoolManifests(history, spoolRoot, deps.clock.now(), deps.log);
   reconcileHistory(history, encounters.spooled.list());
   const sweep = () => {
@@ -234,6 +255,9 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       inUse: (sessionId) => encounters.inUse(sessionId),
     });
     if (removed.length > 0) deps.log.info('spool: removed old visit audio', { visits: removed.length });
+    // Unfinished edits are kept no longer than unfinished audio (the same retention).
+    const edits = notes.sweep(settings.get().audioRetentionDays * DAY_MS);
+    if (edits.length > 0) deps.log.info('notes: removed old note edits', { visits: edits.length });
     for (const sessionId of removed) forgetAudio(history, sessionId);
     // The built-in demo keeps a visit (its audio, context, note) no longer than its spool is here.
     void locator
@@ -342,6 +366,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       'auth.signOut': async () => {
         await (await session()).auth.signOut();
         visitLinks.clear();
+        notes.forgetHeld();
         // A provider a link switched to was for that clinician's run: the next one is the settings'.
         linkProvider = undefined;
         return sessions.status(acting());
@@ -381,6 +406,19 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       'forms.templates': async () => (await session()).rest.formTemplates(),
       'forms.feedback': async ({ sessionId, formId, feedback }) => {
         await (await session()).rest.sendFormFeedback(sessionId, formId, feedback);
+        return undefined;
+      },
+      'notes.get': ({ sessionId }) => notes.get(sessionId),
+      'notes.save': async (draft) => {
+        await notes.save(draft);
+        return undefined;
+      },
+      'notes.finish': async ({ sessionId }) => {
+        await notes.finish(sessionId);
+        return undefined;
+      },
+      'notes.unfinish': async ({ sessionId }) => {
+        await notes.unfinish(sessionId);
         return undefined;
       },
       'visitLinks.get': () => visitLinks.links(),

@@ -6,6 +6,7 @@ import { createConnectionSlice, type ConnectionSlice } from './connection-slice'
 import { createEncounterSlice, type EncounterSlice } from './encounter-slice';
 import { createHistorySlice, type HistorySlice } from './history-slice';
 import { createInfoSlice, type InfoSlice } from './info-slice';
+import { createNoteSlice, type NoteSlice } from './note-slice';
 import { createPrivacySlice, type PrivacySlice } from './privacy-slice';
 import { createRecordingSlice, type MicrophoneAccess, type RecordingSlice } from './recording-slice';
 import { createResultsSlice, type ResultsSlice } from './results-slice';
@@ -21,7 +22,8 @@ export type AppState = InfoSlice &
   HistorySlice &
   AuthSlice &
   PrivacySlice &
-  VisitLinkSlice;
+  VisitLinkSlice &
+  NoteSlice;
 export type AppStore = StoreApi<AppState>;
 
 /** Created outside React (and tested without it); components read it through narrow selectors. */
@@ -37,6 +39,7 @@ export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = n
     ...createAuthSlice(api)(...args),
     ...createPrivacySlice(...args),
     ...createVisitLinkSlice(api)(...args),
+    ...createNoteSlice(api)(...args),
   }));
 }
 

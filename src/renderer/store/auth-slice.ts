@@ -93,6 +93,8 @@ export const createAuthSlice =
       signIn: () => authVerb('auth.signIn'),
       cancelSignIn: () => authVerb('auth.cancelSignIn'),
       async signOut() {
+        // The last keystrokes of a note edit are kept while the clinician is still signed in.
+        await get().flushNoteDraft();
         await authVerb('auth.signOut');
         // A shared exam-room laptop: once nobody is signed in, no note, transcript or patient
         // detail stays on screen or in this window's memory (privacy-slice.ts).

@@ -53,3 +53,21 @@ export const createHistorySlice =
       }
     },
   });
+
+/**
+ * A visit whose note is ready and not yet marked finished (issue 29), for the provider signed in:
+ * another clinician's visits on this laptop are theirs to finish.
+ */
+export function isToFinish(entry: HistoryEntry, providerId: string | undefined): boolean {
+  return (
+    entry.state === 'done' &&
+    entry.finishedAt === undefined &&
+    (entry.deliverTo === undefined || entry.deliverTo.providerId === providerId)
+  );
+}
+
+/** How many of this provider's notes are still to go into the EHR. */
+export function notesToFinish(state: Pick<AppState, 'history' | 'auth'>): number {
+  if (!state.auth?.signedIn) return 0;
+  return state.history.filter((entry) => isToFinish(entry, state.auth?.providerId)).length;
+}

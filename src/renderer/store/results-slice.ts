@@ -134,6 +134,10 @@ export const createResultsSlice =
           return false;
         }
       },
-      clearResults: () => set(EMPTY),
+      clearResults: () => {
+        // The note's edits leave the window with the note (they are kept sealed by main).
+        get().forgetNoteDraft();
+        set(EMPTY);
+      },
     };
   };

@@ -1,6 +1,8 @@
 import { useEffect, useId, useState } from 'react';
 import type { HistoryEntry, HistoryState } from '../../shared/contract';
 import { describeTarget, serviceOf } from '../../shared/delivery-target';
+import { isToFinish } from '../store/history-slice';
+import { RECORDING_STATES } from '../store/recording-states';
 import { useAppStore } from '../store/use-app-store';
 
 const STATE_WORDS: Record<HistoryState, string> = {
@@ -26,7 +28,10 @@ export function HistoryView() {
   const error = useAppStore((s) => s.historyError);
   const load = useAppStore((s) => s.loadHistory);
   const reopen = useAppStore((s) => s.reopen);
-  const recordingSession = useAppStore((s) => s.recorder?.sessionId);
+  // Only a visit recording now has no Open: one that just ended opens like any other.
+  const recordingSession = useAppStore((s) =>
+    RECORDING_STATES.has(s.recorder?.state ?? 'idle') ? s.recorder?.sessionId : undefined,
+  );
   const retentionDays = useAppStore((s) => s.settings?.audioRetentionDays);
   const keyInMemoryOnly = useAppStore((s) => s.secrets?.persistence === 'memory');
   const service = useAppStore((s) => (s.settings ? serviceOf(s.settings.service) : undefined));
@@ -38,6 +43,62 @@ export function HistoryView() {
     (entry.deliverTo.service !== service || entry.deliverTo.providerId !== providerId);
   useEffect(() => void load(), [load]);
   if (history.length === 0 && !error) return null;
+  // The notes still to go into the EHR stand apart (issue 29), this provider's only.
+  const toFinish = history.filter((entry) => isToFinish(entry, providerId));
+  const others = history.filter((entry) => !toFinish.includes(entry));
+  const rows = (entries: HistoryEntry[], labelledBy: string, testId: string) => (
+    <table aria-labelledby={labelledBy} data-testid={testId}>
+      <thead>
+        <tr>
+          <th scope="col">Started</th>
+          <th scope="col">Encounter</th>
+          <th scope="col">State</th>
+          <th scope="col">
+            <span className="visually-hidden">Action</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.slice(0, 20).map((entry) => (
+          <tr key={entry.sessionId} data-state={entry.state}>
+            <td>{timeFormat.format(entry.startedAt)}</td>
+            <td>{entry.encounterId}</td>
+            <td>
+              {entry.finishedAt !== undefined ? 'Finished: in the EHR' : STATE_WORDS[entry.state]}
+              {waitsElsewhere(entry) && (
+                <span className="muted history-elsewhere" data-testid="history-elsewhere">
+                  {' '}
+                  · recorded for {describeTarget(entry.deliverTo!)}: sent only there
+                </span>
+              )}
+            </td>
+            <td>
+              {finishable(entry) && (
+                <InterruptedActions
+                  encounterId={entry.encounterId}
+                  sessionId={entry.sessionId}
+                  verb={entry.state === 'failed' ? 'Try again' : 'Finish'}
+                />
+              )}
+              {entry.state !== 'cancelled' &&
+                !finishable(entry) &&
+                entry.state !== 'finishing' &&
+                entry.sessionId !== recordingSession && (
+                  <button
+                    type="button"
+                    className="link-button"
+                    aria-label={`Open ${entry.encounterId}`}
+                    onClick={() => void reopen(entry.sessionId)}
+                  >
+                    {entry.state === 'failed' || entry.state === 'processing' ? 'Check again' : 'Open'}
+                  </button>
+                )}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 
   return (
     <section className="card history" aria-labelledby={headingId} data-testid="history">
@@ -55,63 +116,34 @@ export function HistoryView() {
           {keyInMemoryOnly &&
             ' This computer has no keyring, so audio left unfinished cannot be read after the app restarts.'}
         </p>
+        <p className="muted" data-testid="edits-retention">
+          Your edits of a note stay on this computer, encrypted and for you alone, until you mark the visit
+          finished (then they are deleted), and never longer than {retentionDays ?? 7} days.
+        </p>
       </details>
       {error && (
         <p className="error" role="alert">
           {error}
         </p>
       )}
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Started</th>
-            <th scope="col">Encounter</th>
-            <th scope="col">State</th>
-            <th scope="col">
-              <span className="visually-hidden">Action</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {history.slice(0, 20).map((entry) => (
-            <tr key={entry.sessionId} data-state={entry.state}>
-              <td>{timeFormat.format(entry.startedAt)}</td>
-              <td>{entry.encounterId}</td>
-              <td>
-                {STATE_WORDS[entry.state]}
-                {waitsElsewhere(entry) && (
-                  <span className="muted history-elsewhere" data-testid="history-elsewhere">
-                    {' '}
-                    · recorded for {describeTarget(entry.deliverTo!)}: sent only there
-                  </span>
-                )}
-              </td>
-              <td>
-                {finishable(entry) && (
-                  <InterruptedActions
-                    encounterId={entry.encounterId}
-                    sessionId={entry.sessionId}
-                    verb={entry.state === 'failed' ? 'Try again' : 'Finish'}
-                  />
-                )}
-                {entry.state !== 'cancelled' &&
-                  !finishable(entry) &&
-                  entry.state !== 'finishing' &&
-                  entry.sessionId !== recordingSession && (
-                    <button
-                      type="button"
-                      className="link-button"
-                      aria-label={`Open ${entry.encounterId}`}
-                      onClick={() => void reopen(entry.sessionId)}
-                    >
-                      {entry.state === 'failed' || entry.state === 'processing' ? 'Check again' : 'Open'}
-                    </button>
-                  )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      {toFinish.length > 0 && (
+        <>
+          <h3 className="history-group" id={`${headingId}-to-finish`}>
+            To finish ({toFinish.length})
+          </h3>
+          {rows(toFinish, `${headingId}-to-finish`, 'history-to-finish')}
+        </>
+      )}
+      {others.length > 0 && (
+        <>
+          {toFinish.length > 0 && (
+            <h3 className="history-group" id={`${headingId}-others`}>
+              Finished and others
+            </h3>
+          )}
+          {rows(others, toFinish.length > 0 ? `${headingId}-others` : headingId, 'history-others')}
+        </>
+      )}
     </section>
   );
 }

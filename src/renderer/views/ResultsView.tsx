@@ -68,6 +68,12 @@ function ResultsCard() {
   const kindNow = useAppStore((s) => s.recorder?.kind);
   const clearResults = useAppStore((s) => s.clearResults);
   const [highlight, setHighlight] = useState<Highlight | null>(null);
+  // The clinician's edits of this note, kept by main (issue 29), over the service's text.
+  const loadNoteDraft = useAppStore((s) => s.loadNoteDraft);
+  const noteSessionId = results?.summary?.length ? results.sessionId : undefined;
+  useEffect(() => {
+    if (noteSessionId) void loadNoteDraft(noteSessionId);
+  }, [noteSessionId, loadNoteDraft]);
 
   const kind = results?.kind ?? kindNow ?? 'ambient';
   const status = results?.status ?? progress?.status;
@@ -90,6 +96,7 @@ function ResultsCard() {
     results?.summary && results.summary.length > 0 ? (
       <>
         <NoteSections
+          sessionId={results.sessionId}
           sections={results.summary}
           highlight={highlight}
           onHighlight={onHighlight}

@@ -1,4 +1,5 @@
 import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { notesToFinish } from '../store/history-slice';
 import { useAppStore } from '../store/use-app-store';
 import { DemoBadge } from './DemoBadge';
 import { SignInStatus } from './SignInPanel';
@@ -11,12 +12,19 @@ import { SignInStatus } from './SignInPanel';
 export function TopBar(props: { firstRunComplete: boolean; onSettings(): void }) {
   const signedIn = useAppStore((s) => s.auth?.signedIn === true);
   const signOut = useAppStore((s) => s.signOut);
+  const toFinish = useAppStore(notesToFinish);
   return (
     <header className="app-header">
       <h1>Ambient Scribe</h1>
       <DemoBadge />
       {props.firstRunComplete && (
         <div className="account">
+          {/* The end of a clinic day shows what is left for the EHR (issue 29). */}
+          {toFinish > 0 && (
+            <span className="to-finish" data-testid="notes-to-finish">
+              {toFinish === 1 ? '1 note to finish' : `${toFinish} notes to finish`}
+            </span>
+          )}
           <SignInStatus />
           <MenuTrigger>
             <Button className="menu-button" aria-label="Menu">

@@ -47,6 +47,11 @@ export const historyEntrySchema = z.object({
    * is only ever sent there, so History says so when that is not where the app is signed in now.
    */
   deliverTo: deliveryTargetSchema.optional(),
+  /**
+   * When the clinician marked the visit finished: its note is in the EHR (issue 29). A visit with
+   * a note and no such time is still to finish.
+   */
+  finishedAt: z.number().optional(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 

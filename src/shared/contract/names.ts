@@ -30,6 +30,10 @@ export const VERB_NAMES = [
   'visitLinks.get',
   'visitLinks.take',
   'visitLinks.decline',
+  'notes.get',
+  'notes.save',
+  'notes.finish',
+  'notes.unfinish',
 ] as const;
 export const EVENT_NAMES = [
   'heartbeat',

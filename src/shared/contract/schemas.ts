@@ -15,6 +15,7 @@ import {
   startEncounterSchema,
 } from './encounter';
 import { historyListSchema } from './history';
+import { noteDraftReadingSchema, noteDraftSchema } from './notes';
 import {
   declineVisitLinkSchema,
   takeVisitLinkSchema,
@@ -93,6 +94,14 @@ export const verbSchemas = {
   'visitLinks.take': { request: takeVisitLinkSchema, response: takenVisitLinkSchema },
   /** The clinician kept their own visit or sign-in: main lets go of that link, nothing filled. */
   'visitLinks.decline': { request: declineVisitLinkSchema, response: nothing },
+  /** The clinician's edits of a visit's note (issue 29), for the provider signed in. */
+  'notes.get': { request: sessionRefSchema, response: noteDraftReadingSchema },
+  /** Keeps the edits sealed on this computer (a draft without edits removes them). */
+  'notes.save': { request: noteDraftSchema, response: nothing },
+  /** The note is in the EHR: the visit is finished, and its edits leave the disk. */
+  'notes.finish': { request: sessionRefSchema, response: nothing },
+  /** Undo, a few seconds after finishing: the visit is to finish again, with its edits. */
+  'notes.unfinish': { request: sessionRefSchema, response: nothing },
 } as const satisfies Record<VerbName, { request: z.ZodType; response: z.ZodType }>;
 
 /** Every event main may push to the renderer, with its payload. */

@@ -51,6 +51,14 @@ export async function createEncounterHistory(options: {
           : [parsed.data, ...entries].slice(0, HISTORY_LIMIT);
       save();
     },
+    /** Undo of "finished" (issue 29): the visit is to finish again. */
+    unfinish(sessionId: string): void {
+      const entry = entries.find((e) => e.sessionId === sessionId);
+      if (entry?.finishedAt === undefined) return;
+      const { finishedAt: _undone, ...rest } = entry;
+      entries = entries.map((e) => (e === entry ? rest : e));
+      save();
+    },
     /** Resolves once everything recorded so far is on disk. */
     flush: () => writing,
   };

@@ -35,7 +35,13 @@ export function Transcript({ id, entries, highlight }: Props) {
       </p>
       {/* Scrolls on its own so a lit sentence can be shown without losing the note. */}
       <div className="transcript-scroll" role="region" aria-labelledby={headingId} tabIndex={0}>
-        <ol className="transcript" id={id} ref={listRef} data-testid="transcript">
+        <ol
+          className="transcript"
+          id={id}
+          ref={listRef}
+          data-testid="transcript"
+          data-hours={entries.some((entry) => entry.start_offset.hours > 0)}
+        >
           {entries.map((entry) => {
             const on = lit.has(entry.transcript_id);
             return (

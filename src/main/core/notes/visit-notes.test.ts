@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DeliveryTarget } from '../../../shared/delivery-target';
+import { createEncounterHistory } from '../history/encounter-history';
+import { silentLogger } from '../ports';
+import { FakeClock } from '../testing/fake-clock';
+import { createNoteDraftStore } from './note-draft-store';
+import { createVisitNotes, UNDO_FINISH_MS } from './visit-notes';
+
+const DR_A: DeliveryTarget = { service: 'builtin-sandbox', partnerId: 'demo-bearer', providerId: 'dr-a' };
+const DRAFT = { sessionId: 's1', sections: { '0:Plan': 'Rest and ice.' }, fields: {} };
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'scribe-visit-notes-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+async function visitNotes(owner: () => Promise<DeliveryTarget> = async () => DR_A) {
+  const clock = new FakeClock(1_000);
+  let stored: unknown;
+  const history = await createEncounterHistory({
+    storage: { location: 'memory', read: async () => stored, write: async (value) => void (stored = value) },
+    log: silentLogger,
+    onChange: () => undefined,
+  });
+  history.record({ sessionId: 's1', encounterId: 'e1', kind: 'ambient', state: 'done', startedAt: 0 });
+  const store = createNoteDraftStore({
+    dir: join(dir, 'notes'),
+    spoolKey: async () => key,
+    log: silentLogger,
+    now: () => clock.now(),
+  });
+  return { notes: createVisitNotes({ store, history, owner, clock, log: silentLogger }), history, clock };
+}
+const key = randomBytes(32);
+
+describe('a visit note as the clinician’s work', () => {
+  it('finishing deletes the edits from disk at once; Undo within the window brings them back', async () => {
+    const { notes, history, clock } = await visitNotes();
+    await notes.save(DRAFT);
+    await notes.finish('s1');
+    expect(readdirSync(join(dir, 'notes'))).toEqual([]);
+    expect(history.find('s1')?.finishedAt).toBe(1_000);
+    await expect(notes.save(DRAFT)).rejects.toThrow('marked finished');
+    clock.advance(UNDO_FINISH_MS - 1);
+    await notes.unfinish('s1');
+    expect(history.find('s1')?.finishedAt).toBeUndefined();
+    expect(await notes.get('s1')).toEqual({ draft: DRAFT });
+  });
+
+  it('Undo after the window is refused, and the edits are gone', async () => {
+    const { notes, clock } = await visitNotes();
+    await notes.save(DRAFT);
+    await notes.finish('s1');
+    clock.advance(UNDO_FINISH_MS + 1);
+    await expect(notes.unfinish('s1')).rejects.toThrow('Too late to undo');
+    expect(readdirSync(join(dir, 'notes'))).toEqual([]);
+  });
+
+  it('nobody signed in (or locked): nothing is read or kept', async () => {
+    const { notes } = await visitNotes(async () => {
+      throw new Error('Sign in to see and keep your edits of this note.');
+    });
+    await expect(notes.get('s1')).rejects.toThrow('Sign in');
+    await expect(notes.save(DRAFT)).rejects.toThrow('Sign in');
+  });
+
+  it('a visit this app does not know is refused by name', async () => {
+    const { notes } = await visitNotes();
+    await expect(notes.save({ ...DRAFT, sessionId: 'other' })).rejects.toThrow(
+      'no visit with that recording',
+    );
+  });
+});

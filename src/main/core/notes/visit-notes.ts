@@ -1,0 +1,91 @@
+import type { DeliveryTarget } from '../../../shared/delivery-target';
+import type { NoteDraft, NoteDraftReading } from '../../../shared/contract/notes';
+import type { EncounterHistory } from '../history/encounter-history';
+import type { Clock, Logger } from '../ports';
+import { UserFacingError } from '../user-facing-error';
+import type { NoteDraftStore } from './note-draft-store';
+
+/** How long "Undo" brings a finished visit's edits back (the window offers it as long). */
+export const UNDO_FINISH_MS = 10_000;
+
+export interface VisitNotesDeps {
+  store: NoteDraftStore;
+  history: EncounterHistory;
+  /**
+   * The clinician the edits belong to: the provider signed in now. Throws when nobody has proven
+   * they are the note's clinician (signed out, locked).
+   */
+  owner(): Promise<DeliveryTarget>;
+  clock: Clock;
+  log: Logger;
+}
+
+/**
+ * A visit's note as the clinician's work (issue 29): their edits kept sealed for them alone, and
+ * "In the EHR": once finished, nothing of the note stays on this computer. Undo, for a few
+ * seconds, brings the edits back from memory (they leave the disk at once).
+ */
+export function createVisitNotes(deps: VisitNotesDeps) {
+  const { store, history } = deps;
+  const justFinished = new Map<string, { draft?: NoteDraft; owner: DeliveryTarget; until: number }>();
+
+  const known = (sessionId: string) => {
+    const entry = history.find(sessionId);
+    if (!entry) throw new UserFacingError('invalid_request', 'This app has no visit with that recording.');
+    return entry;
+  };
+
+  return {
+    async get(sessionId: string): Promise<NoteDraftReading> {
+      known(sessionId);
+      return store.read(sessionId, await deps.owner());
+    },
+
+    async save(draft: NoteDraft): Promise<void> {
+      const entry = known(draft.sessionId);
+      if (entry.finishedAt !== undefined)
+        throw new UserFacingError(
+          'invalid_request',
+          'This visit is marked finished, so its edits are not kept here. Undo “Finished” to edit it.',
+        );
+      await store.write(draft, await deps.owner());
+    },
+
+    async finish(sessionId: string): Promise<void> {
+      const entry = known(sessionId);
+      if (entry.finishedAt !== undefined) return;
+      const owner = await deps.owner();
+      const { draft } = await store.read(sessionId, owner);
+      store.remove(sessionId);
+      justFinished.set(sessionId, {
+        ...(draft ? { draft } : {}),
+        owner,
+        until: deps.clock.now() + UNDO_FINISH_MS,
+      });
+      deps.clock.after(UNDO_FINISH_MS, () => justFinished.delete(sessionId));
+      history.record({ sessionId, finishedAt: deps.clock.now() });
+      deps.log.info('notes: a visit was marked finished', { edited: draft !== undefined });
+    },
+
+    async unfinish(sessionId: string): Promise<void> {
+      known(sessionId);
+      const held = justFinished.get(sessionId);
+      if (!held || deps.clock.now() > held.until)
+        throw new UserFacingError(
+          'invalid_request',
+          'Too late to undo: the edits of this visit are gone from this computer. Open it to see the service’s note.',
+        );
+      justFinished.delete(sessionId);
+      if (held.draft) await store.write(held.draft, held.owner);
+      history.unfinish(sessionId);
+    },
+
+    /** Unfinished edits older than the retention go (note-draft-store.ts). */
+    sweep: (maxAgeMs: number) => store.sweep(maxAgeMs),
+
+    /** Sign-out and the lock: edits held for Undo leave memory too. */
+    forgetHeld(): void {
+      justFinished.clear();
+    },
+  };
+}

@@ -1,0 +1,183 @@
+import { useEffect, useId, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
+import type { SummarySection } from '../../../shared/service';
+import { sectionText, sectionTitle } from '../../results/format';
+import { useAppStore } from '../../store/use-app-store';
+import { CopyButton } from '../results/CopyButton';
+import type { Highlight } from '../results/highlight';
+import './note.css';
+
+interface Props {
+  section: SummarySection;
+  /** sectionKey(): where the clinician's edit of this section is kept. */
+  editKey: string;
+  highlight: Highlight | null;
+  onHighlight(next: Highlight): void;
+  transcriptId: string | undefined;
+  /** The visit is finished: its note is in the EHR and no longer edited here. */
+  readOnly?: boolean;
+}
+
+/**
+ * One note section, editable in place (issue 29), keyboard first: Edit (or a click on the text)
+ * opens it; each keystroke is the clinician's edit (main keeps it sealed within a second);
+ * Ctrl+Enter, Done or leaving the section closes it with the text kept; Escape closes it with the
+ * text as it was when it opened. A changed section says "Edited", can show the service's text
+ * beside it, and "Undo my edits" goes back to the service's.
+ */
+export function EditableSection({ section, editKey, highlight, onHighlight, transcriptId, readOnly }: Props) {
+  const id = useId();
+  const title = sectionTitle(section);
+  const original = sectionText(section);
+  const edit = useAppStore((s) => s.noteDraft?.sections[editKey]);
+  const editSection = useAppStore((s) => s.editSection);
+  const text = edit !== undefined ? edit : original;
+  const edited = edit !== undefined && edit.trim() !== original;
+  const [editing, setEditing] = useState(false);
+  const [showOriginal, setShowOriginal] = useState(false);
+  /** The text when the editor opened: Escape goes back to it. */
+  const opened = useRef<string | undefined>(undefined);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const sources = section.source_transcripts ?? [];
+  const pressed = highlight?.owner === `section:${editKey}`;
+
+  useEffect(() => {
+    if (!editing) return;
+    const element = area.current;
+    element?.focus();
+    // The caret at the end, where a clinician adds what the note missed.
+    element?.setSelectionRange(element.value.length, element.value.length);
+  }, [editing]);
+
+  const open = () => {
+    if (readOnly) return;
+    opened.current = edit;
+    setEditing(true);
+  };
+  const change = (next: string) => editSection(editKey, next.trim() === original ? null : next);
+  const close = (keep: boolean) => {
+    if (!keep) editSection(editKey, opened.current ?? null);
+    setEditing(false);
+    // Back to where the keyboard was: the section's Edit button.
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close(false);
+    } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      close(true);
+    }
+  };
+  // Leaving the section (Tab, a click elsewhere) keeps what is typed.
+  const onBlur = (event: FocusEvent<HTMLElement>) => {
+    if (editing && !event.currentTarget.contains(event.relatedTarget as Node | null)) setEditing(false);
+  };
+
+  return (
+    <section
+      className="note-section"
+      aria-labelledby={id}
+      data-edited={edited}
+      data-editing={editing}
+      data-testid="note-section"
+      onBlur={onBlur}
+    >
+      <div className="note-section-head">
+        <h4 id={id}>
+          {title}
+          {edited && (
+            <span className="edited-badge" data-testid="edited-badge">
+              Edited
+            </span>
+          )}
+        </h4>
+        <span className="note-section-actions">
+          {sources.length > 0 && transcriptId && !editing && (
+            <button
+              type="button"
+              className="link-button toggle"
+              aria-pressed={pressed}
+              aria-label={`Show source of ${title}`}
+              aria-controls={transcriptId}
+              onClick={() => onHighlight({ owner: `section:${editKey}`, name: title, ids: sources })}
+            >
+              Show source
+            </button>
+          )}
+          {!editing && !readOnly && (
+            <button
+              type="button"
+              className="link-button"
+              ref={editButton}
+              aria-label={`Edit ${title}`}
+              onClick={open}
+            >
+              Edit
+            </button>
+          )}
+          {!editing && <CopyButton text={edited ? text.trim() : original} label={`Copy ${title}`} />}
+        </span>
+      </div>
+      {editing ? (
+        <div className="section-editor">
+          <label className="visually-hidden" htmlFor={`${id}-text`}>
+            {title}, as you want it in the EHR
+          </label>
+          <textarea
+            id={`${id}-text`}
+            ref={area}
+            value={text}
+            rows={Math.min(16, Math.max(3, text.split('\n').length + 1))}
+            onChange={(event) => change(event.target.value)}
+            onKeyDown={onKeyDown}
+            data-testid="section-editor"
+          />
+          <p className="section-editor-actions">
+            <button type="button" onClick={() => close(true)}>
+              Done <kbd>Ctrl+Enter</kbd>
+            </button>
+            <button type="button" className="link-button" onClick={() => close(false)}>
+              Cancel <kbd>Esc</kbd>
+            </button>
+          </p>
+        </div>
+      ) : (
+        // A click on the text opens it too (the keyboard's way is the Edit button).
+        <p className="section-text" onClick={open} data-testid="section-text">
+          {text}
+        </p>
+      )}
+      {edited && !editing && !readOnly && (
+        <p className="edited-actions">
+          <button
+            type="button"
+            className="link-button small"
+            aria-expanded={showOriginal}
+            onClick={() => setShowOriginal((shown) => !shown)}
+          >
+            {showOriginal ? 'Hide the service’s text' : 'Show the service’s text'}
+          </button>
+          <button
+            type="button"
+            className="link-button small"
+            aria-label={`Undo my edits of ${title}`}
+            onClick={() => {
+              setShowOriginal(false);
+              editSection(editKey, null);
+            }}
+          >
+            Undo my edits
+          </button>
+        </p>
+      )}
+      {edited && showOriginal && !editing && (
+        <blockquote className="section-original" data-testid="section-original">
+          <span className="visually-hidden">The service’s text: </span>
+          {original}
+        </blockquote>
+      )}
+    </section>
+  );
+}
