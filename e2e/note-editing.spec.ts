@@ -1,9 +1,12 @@
 import type { Page } from '@playwright/test';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { startSandboxProcess } from '../sandbox/test-support/sandbox-process';
 import { expectAccessibleInBothThemes } from './support/axe';
+import { startHostProcess } from './support/browser-host-process';
 import { expect, test } from './support/fixtures';
-import { tryTheDemo } from './support/workspace';
+import { openSettings, saveAndGoBack, tryTheDemo } from './support/workspace';
 
 /**
  * Issue 29: the note is the clinician's work product. They fix it in the app, copy exactly what
@@ -137,4 +140,72 @@ test('edits survive a reload and a kill -9, Copy gives them, Undo restores the s
   await expect(page.getByTestId('history').getByRole('row', { name: /edit1/ })).toContainText(
     'Finished: in the EHR',
   );
+});
+
+test('another clinician signed in on the same laptop sees none of the first one’s edits or notes to finish', async ({
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  const dir = await mkdtemp(join(tmpdir(), 'scribe-second-clinician-'));
+  const sandbox = await startSandboxProcess({
+    dataDir: join(dir, 'sandbox'),
+    timeScale: 0.25,
+    asr: 'energy',
+  });
+  const policyFile = join(dir, 'policy.json');
+  await writeFile(
+    policyFile,
+    JSON.stringify({
+      serviceUrl: sandbox.url,
+      partnerId: 'demo-bearer',
+      authModel: 'bearer',
+      partnerToken: 'sandbox-bearer-partner-token',
+      providerId: 'dr-first',
+      demoAllowed: false,
+    }),
+  );
+  const host = await startHostProcess(join(dir, 'data'), ['--policy', policyFile]);
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
+    await page.context().grantPermissions(['microphone']);
+    await page.goto(host.launchUrl);
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-first', {
+      timeout: 20_000,
+    });
+    await page.getByLabel('Encounter ID').fill('first1');
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    await expect(page.getByTestId('elapsed')).toHaveText('0:14', { timeout: 30_000 });
+    await page.getByRole('button', { name: /End visit/ }).click();
+    await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
+    await section(page, 0).getByTestId('section-text').click();
+    await section(page, 0).getByTestId('section-editor').fill('Only dr-first wrote this.');
+    await page.getByTestId('results-heading').click();
+    await page.waitForTimeout(1_000);
+    await expect(page.getByTestId('notes-to-finish')).toHaveText('1 note to finish');
+
+    // The second clinician signs in on the same laptop.
+    await openSettings(page, 'Service (for IT)');
+    await page.getByLabel('Provider ID').fill('dr-second');
+    await saveAndGoBack(page);
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-second', {
+      timeout: 20_000,
+    });
+    await expect(page.getByTestId('history').getByRole('row', { name: /first1/ })).toHaveCount(0);
+    await expect(page.getByTestId('notes-to-finish')).toHaveCount(0);
+    await expect(page.getByText('Only dr-first wrote this.')).toHaveCount(0);
+
+    // Back as the first: the visit and the edit are theirs again.
+    await openSettings(page, 'Service (for IT)');
+    await page.getByLabel('Provider ID').fill('dr-first');
+    await saveAndGoBack(page);
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-first', {
+      timeout: 20_000,
+    });
+    await openVisitFromRail(page, 'first1');
+    await expect(section(page, 0).getByTestId('section-text')).toHaveText('Only dr-first wrote this.');
+  } finally {
+    await host.stop();
+    await sandbox.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
 });

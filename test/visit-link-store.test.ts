@@ -48,7 +48,11 @@ describe('a visit link in the window', () => {
     expect(core.openVisitLink(LINK).ok).toBe(true);
     await expect.poll(() => store.getState().visitLinks.next?.link.encounterId).toBe('ehr4711');
 
+    // Consent given for the patient before: a link's visit is another patient, and a link never
+    // gives consent (issue 29).
+    store.getState().editDraft({ consent: { given: true, method: 'verbal' } });
     expect(await store.getState().openLinkedVisit()).toBe(true);
+    expect(store.getState().draft?.consent.given).toBe(false);
     expect(store.getState().draft).toMatchObject({
       encounterId: 'ehr4711',
       dateOfBirth: '1961-04-09',

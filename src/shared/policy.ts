@@ -30,6 +30,8 @@ const LOCKABLE = [
   'idleLockMinutes',
   'noteTemplate',
   'noteSections',
+  'consent',
+  'consentWording',
 ] as const;
 type LockableKey = (typeof LOCKABLE)[number];
 
@@ -60,6 +62,10 @@ export const policySchema = z
     idleLockMinutes: shape.idleLockMinutes,
     noteTemplate: z.enum(NOTE_TEMPLATE_IDS, { message: `must be one of ${NOTE_TEMPLATE_IDS.join(', ')}` }),
     noteSections: shape.noteSections,
+    /** off, ask (a check before Start that can be skipped) or required (Start waits for it). */
+    consent: shape.consent,
+    /** The sentence read to the patient before recording. */
+    consentWording: shape.consentWording,
     /**
      * Machine policy only: lets an installed app take `--policy FILE` or AMBIENT_SCRIBE_POLICY in
      * place of this policy (a test bench, a portable install). Without it an installed app ignores
@@ -100,6 +106,8 @@ const SETTINGS_OF: Record<LockableKey, (keyof Settings)[]> = {
   idleLockMinutes: ['idleLockMinutes'],
   noteTemplate: ['noteTemplate'],
   noteSections: ['noteSections'],
+  consent: ['consent'],
+  consentWording: ['consentWording'],
 };
 
 /** The settings a clinician may not change under this policy. */
@@ -145,5 +153,7 @@ export function settingsFromPolicy(policy: Policy, base: Settings, context: { us
     ...set('idleLockMinutes', policy.idleLockMinutes),
     ...set('noteTemplate', policy.noteTemplate),
     ...set('noteSections', policy.noteSections),
+    ...set('consent', policy.consent),
+    ...set('consentWording', policy.consentWording),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SERVICE_URL_RULE, isAllowedServiceUrl } from './service-url';
 import { NOTE_TEMPLATE_IDS } from './note-templates';
+import { CONSENT_MODES, DEFAULT_CONSENT_WORDING, consentWordingSchema } from './consent';
 import {
   DEFAULT_SECTIONS,
   DEFAULT_SPECIALTY,
@@ -154,6 +155,10 @@ export const settingsSchema = z.object({
     .int({ message: 'must be a whole number of minutes' })
     .min(IDLE_LOCK_MIN_MINUTES, IDLE_LOCK_RULE)
     .max(IDLE_LOCK_MAX_MINUTES, IDLE_LOCK_RULE),
+  /** Whether Start asks for the patient's consent to be recorded, or requires it (consent.ts). */
+  consent: z.enum(CONSENT_MODES, { message: 'must be one of off, ask, required' }),
+  /** The sentence read to the patient before recording. */
+  consentWording: consentWordingSchema,
   /** Set once the clinician has saved the first-run screen; a returning user skips it. */
   firstRunComplete: z.boolean(),
 });
@@ -240,6 +245,8 @@ export const DEFAULT_SETTINGS: Settings = {
   idleLockMinutes: 10,
   noteTemplate: 'standard',
   noteSections: DEFAULT_SECTIONS,
+  consent: 'off',
+  consentWording: DEFAULT_CONSENT_WORDING,
   firstRunComplete: false,
 };
 
@@ -276,5 +283,7 @@ export const SETTING_LABELS: Record<string, string> = {
   idleLockMinutes: 'Lock after',
   noteTemplate: 'Note template',
   noteSections: 'Note sections',
+  consent: 'Patient consent',
+  consentWording: 'What to say to the patient',
   firstRunComplete: 'First run',
 };

@@ -6,12 +6,13 @@ import {
   RECORDING_STATES,
   type AppInfo,
   type AuthStatus as ContractAuthStatus,
+  type StartEncounter,
 } from '../../shared/contract';
 import { localIsoDate } from '../../shared/local-date';
 import type { VisitLinkReading } from '../../shared/visit-link';
 import { UserFacingError } from './user-facing-error';
 import { ServiceCallError } from './service/service-error';
-import { SETTING_LABELS } from '../../shared/settings';
+import { SETTING_LABELS, type Settings } from '../../shared/settings';
 import { serviceOf } from '../../shared/delivery-target';
 import { createContractRouter, type ContractRouter } from './contract-router';
 import { createChunkIntake } from './encounter/chunk-intake';
@@ -29,7 +30,7 @@ import type { Clock, JsonStorage, Logger } from './ports';
 import type { RecorderTiming } from './recorder/recorder-types';
 import { SECRET_NAMES, type SecretBox } from './secrets/secret-box';
 import { bindLegacySecrets, boundSecretBox, credentialPlaces } from './secrets/bound-secrets';
-import { createServiceLocator } from './service/service-locator';
+import { configuredProviderId, createServiceLocator } from './service/service-locator';
 import { createSettingsService, type SettingsService } from './settings-service';
 import { describePolicyProblems, type PolicyReading } from './startup/policy-file';
 import type { Policy } from '../../shared/policy';
@@ -37,6 +38,8 @@ import { checkLinkProvider } from './visit-links/link-provider';
 import { createVisitLinkInbox } from './visit-links/visit-link-inbox';
 import { createNoteDraftStore } from './notes/note-draft-store';
 import { createVisitNotes } from './notes/visit-notes';
+import { createClinicianVisits } from './privacy/clinician-visits';
+import { createSignOutGate } from './privacy/sign-out-gate';
 import { deliveryTargetOf } from './encounter/service-session';
 
 export interface AppCoreDeps {
@@ -194,6 +197,21 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     linkProvider === undefined ? settings.get() : { ...settings.get(), providerId: linkProvider };
   /** The newest sign-in status, for checking a link's provider against who signed in. */
   let authNow: ContractAuthStatus | undefined;
+  /** Sign out holds until Sign in (privacy/sign-out-gate.ts). */
+  const signOutGate = createSignOutGate();
+  const withSignOut = (status: ContractAuthStatus): ContractAuthStatus =>
+    signOutGate.signedOut() && !status.signedIn ? { ...status, signedOutByClinician: true } : status;
+  const authStatus = async () => withSignOut(await sessions.status(acting()));
+  const clinicianVisits = createClinicianVisits({
+    // Signed in: who the service knows. Before that: whom this computer signs in as (bearer and
+    // Single Auth Token); a standard partner's clinician is unknown until the IdP says.
+    providerId: () =>
+      authNow?.signedIn && authNow.providerId !== undefined
+        ? authNow.providerId
+        : acting().authModel === 'standard'
+          ? ''
+          : configuredProviderId(acting()),
+  });
   const sessions = createServiceSessions({
     locator,
     secrets: deps.secrets,
@@ -202,16 +220,21 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     log: deps.log,
     openExternal: deps.openExternal ?? (async (url) => events.emit('auth.openUrl', { url })),
     onAuthChange: (status) => {
+      const before = `${authNow?.signedIn} ${authNow?.providerId}`;
       authNow = status;
-      events.emit('auth.changed', status);
+      events.emit('auth.changed', withSignOut(status));
+      // Another clinician now: History shows theirs alone.
+      if (`${status.signedIn} ${status.providerId}` !== before)
+        events.emit('history.changed', { entries: myHistory() });
     },
     onNotification: (sessionId) => encounters.wake(sessionId),
   });
   const history = await createEncounterHistory({
     storage: createJsonFileStorage(join(deps.appInfo.dataDirectory, 'history.json'), deps.log),
     log: deps.log,
-    onChange: (entries) => events.emit('history.changed', { entries }),
+    onChange: (entries) => events.emit('history.changed', { entries: clinicianVisits.visible(entries) }),
   });
+  const myHistory = () => clinicianVisits.visible(history.list());
   // Visits' audio, encrypted (spool/): delivered audio goes after a grace period, all of it after
   // the retention the settings give (a week unless changed).
   const spoolRoot = join(deps.appInfo.dataDirectory, 'spool');
@@ -236,7 +259,9 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       now: () => deps.clock.now(),
     }),
     history,
+    requireMine: (entry) => clinicianVisits.requireMine(entry),
     owner: async () => {
+      signOutGate.refuseWhileSignedOut('see and keep your edits of this note');
       const current = await session();
       if (!current.auth.status().signedIn)
         throw new UserFacingError('invalid_request', 'Sign in to see and keep your edits of this note.');
@@ -275,6 +300,8 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   /** Visits that were finishing when the app stopped: on their way again once the service answers. */
   let stopped = false;
   const resumeFinishing = async () => {
+    // Signed out: nothing is sent on the clinician's behalf until they sign in again.
+    if (signOutGate.signedOut()) return;
     const current = await session().catch(() => undefined);
     // Signed in (or able to sign in by itself) and the service reachable: a token says both.
     const reachable = await current?.auth.current().then(
@@ -294,6 +321,8 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   maintain();
   const stopMaintenance = deps.clock.every(MAINTENANCE_INTERVAL_MS, maintain);
   const unfinished = (sessionId: string) => {
+    const entry = history.find(sessionId);
+    if (entry) clinicianVisits.requireMine(entry);
     const visit = encounters.spooled.list().find((v) => v.sessionId === sessionId);
     if (!visit) throw new UserFacingError('invalid_request', 'This visit has nothing left to finish.');
     return visit;
@@ -307,7 +336,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       checkLinkProvider(providerId, {
         authModel: acting().authModel,
         // What the service session resolved (the demo's own provider when none is set), else the settings'.
-        actingProvider: authNow?.providerId ?? acting().providerId,
+        actingProvider: authNow?.providerId ?? configuredProviderId(acting()),
         signedInProvider: authNow?.signedIn ? authNow.providerId : undefined,
         providerLocked: settings.locked.includes('providerId'),
         switchAllowed: policy?.policy.linksMaySwitchProvider === true,
@@ -353,30 +382,35 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         }
         return secretsStatus(service);
       },
-      'auth.status': () => sessions.status(acting()),
+      'auth.status': () => authStatus(),
       'auth.signIn': async () => {
+        signOutGate.signIn();
         const current = await session();
         await current.auth.signIn().catch(() => undefined); // the status says what went wrong
-        return sessions.status(acting());
+        return authStatus();
       },
       'auth.cancelSignIn': async () => {
         (await session()).auth.cancelSignIn();
-        return sessions.status(acting());
+        return authStatus();
       },
       'auth.signOut': async () => {
+        signOutGate.signOut();
         await (await session()).auth.signOut();
         visitLinks.clear();
         notes.forgetHeld();
         // A provider a link switched to was for that clinician's run: the next one is the settings'.
         linkProvider = undefined;
-        return sessions.status(acting());
+        return authStatus();
       },
-      'encounter.start': async (request) =>
-        encounters
+      'encounter.start': async (request) => {
+        signOutGate.refuseWhileSignedOut('record');
+        refuseWithoutConsent(request, settings.get().consent);
+        return encounters
           .start(request, await session(), { autoPauseAfterMs: settings.get().autoPauseAfterMs })
           .catch((error: unknown) => {
             throw error instanceof ServiceCallError ? asStartProblem(error) : error;
-          }),
+          });
+      },
       'encounter.addForms': async ({ formItems }) => {
         await encounters.addForms(formItems);
         return undefined;
@@ -388,14 +422,17 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       'recorder.end': () => encounters.end(),
       'recorder.cancel': () => encounters.cancel(),
       'results.get': async ({ sessionId }) => {
+        signOutGate.refuseWhileSignedOut('open a visit');
         if (encounters.has(sessionId)) return encounters.results(sessionId);
         const entry = history.find(sessionId);
         if (!entry)
           throw new UserFacingError('invalid_request', 'This app has no results for that recording.');
+        clinicianVisits.requireMine(entry);
         return encounters.reopen(entry, await session());
       },
-      'history.list': () => ({ entries: history.list() }),
+      'history.list': () => ({ entries: myHistory() }),
       'history.finish': async ({ sessionId }) => {
+        signOutGate.refuseWhileSignedOut('finish a visit');
         await encounters.spooled.finish(unfinished(sessionId), await session());
         return undefined;
       },
@@ -403,8 +440,12 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         encounters.spooled.discard(unfinished(sessionId));
         return undefined;
       },
-      'forms.templates': async () => (await session()).rest.formTemplates(),
+      'forms.templates': async () => {
+        signOutGate.refuseWhileSignedOut('see the forms');
+        return (await session()).rest.formTemplates();
+      },
       'forms.feedback': async ({ sessionId, formId, feedback }) => {
+        signOutGate.refuseWhileSignedOut('send feedback');
         await (await session()).rest.sendFormFeedback(sessionId, formId, feedback);
         return undefined;
       },
@@ -465,6 +506,19 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       deps.log.info('app: stopped');
     },
   };
+}
+
+/**
+ * The organisation requires the patient's consent before recording (issue 29): a Start without it
+ * is refused by name, whatever the window did.
+ */
+function refuseWithoutConsent(request: StartEncounter, mode: Settings['consent']): void {
+  if (mode !== 'required' || request.consent) return;
+  throw new UserFacingError(
+    'invalid_request',
+    'Patient consent is required before recording: check that the patient agreed, then press Start recording.',
+    [{ field: 'consent', message: 'Patient consent is required before recording.' }],
+  );
 }
 
 /** Settings that say which service and who the app is there: setting one ends a link's switch. */

@@ -12,6 +12,7 @@ import type { Specialty } from '../../shared/service/sections';
 import { localIsoDate } from '../../shared/local-date';
 import type { NoteTemplateId } from '../../shared/note-templates';
 import { describeProblems } from '../../shared/validation';
+import type { ConsentMethod, ConsentMode } from '../../shared/consent';
 import { readDateOfBirth } from './date-of-birth';
 
 /** A custom form's field as the editor holds it: options as typed, one per comma. */
@@ -47,6 +48,11 @@ export interface EncounterDraft {
   forms: FormDraft[];
   /** A visit link's note template, for this visit only; otherwise the one in settings. */
   template?: NoteTemplateId | undefined;
+  /**
+   * The patient's consent, checked in the room before Start (issue 29). Every new visit starts
+   * without it, a linked one too: a link never gives consent.
+   */
+  consent: { given: boolean; method: ConsentMethod };
 }
 
 /** A fresh draft: an id from the local date and time, so Start works without typing anything. */
@@ -58,6 +64,7 @@ export function newDraft(now: Date, specialty: Specialty): EncounterDraft {
     dateOfBirth: '',
     sex: '',
     forms: [],
+    consent: { given: false, method: 'verbal' },
   };
 }
 
@@ -176,8 +183,11 @@ export function checkDraft(
   draft: EncounterDraft,
   now: Date = new Date(),
   locale?: string,
+  consent: { mode: ConsentMode; wording: string } = { mode: 'off', wording: '' },
 ): { ok: true; request: StartEncounter } | { ok: false; problems: Record<string, string> } {
   const problems: Record<string, string> = {};
+  if (consent.mode === 'required' && !draft.consent.given)
+    problems.consent = 'Check that the patient agreed to be recorded first: your organisation requires it.';
   // The date as typed, read as the screen showed it in words; the service gets YYYY-MM-DD.
   const birth = readDateOfBirth(draft.dateOfBirth, localIsoDate(now), locale);
   const dateOfBirth = birth.kind === 'date' ? birth.iso : '';
@@ -208,6 +218,10 @@ export function checkDraft(
         : {}),
     },
     ...(draft.forms.length ? { formItems: draft.forms.map(toFormItem) } : {}),
+    // Asked or required, and given: the attestation goes with the visit.
+    ...(consent.mode !== 'off' && draft.consent.given
+      ? { consent: { method: draft.consent.method, wording: consent.wording } }
+      : {}),
   };
   const parsed = startEncounterSchema.safeParse(request);
   if (!parsed.success) {

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { FilledForm } from '../../shared/service';
-import { entriesFor, evidenceText, formText, formTitle, valueText, withUnit } from './form-text';
+import {
+  entriesFor,
+  evidenceText,
+  fieldEdit,
+  fieldKey,
+  formText,
+  formTitle,
+  shownField,
+  valueText,
+  withUnit,
+} from './form-text';
 
 const vitals: FilledForm = {
   form_id: 'VITALS_ASSESSMENT',
@@ -30,6 +40,60 @@ describe('a filled form as text', () => {
         'Smoker: No',
       ].join('\n'),
     );
+  });
+
+  it('copies the clinician’s corrected values and units over the service’s, and only those', () => {
+    const edits = {
+      'VITALS_ASSESSMENT/heart_rate': { value: '88', unit: '/min' },
+      'VITALS_ASSESSMENT/temperature': { value: ' 37.2 ', unit: '°C ' },
+      'VITALS_ASSESSMENT/smoker': { value: 'Yes', unit: '' },
+      // Another form's field of the same id is not this one.
+      'INTAKE/blood_pressure': { value: '90/60', unit: 'mmHg' },
+    };
+    expect(formText(vitals, 'Vital signs', edits)).toBe(
+      [
+        'Vital signs',
+        'Blood pressure: 120/80 mmHg',
+        'Heart rate: 88/min',
+        'Oxygen saturation: 98%',
+        'Pain score: 7/10',
+        'Temperature: 37.2 °C',
+        'Smoker: Yes',
+      ].join('\n'),
+    );
+    expect(formText(vitals, 'Vital signs', {})).toBe(formText(vitals, 'Vital signs'));
+    expect(formText(vitals, 'Vital signs', null)).toBe(formText(vitals, 'Vital signs'));
+  });
+
+  it('says "not mentioned" for a value the clinician emptied, never a bare unit', () => {
+    const edits = { 'VITALS_ASSESSMENT/blood_pressure': { value: '  ', unit: 'mmHg' } };
+    expect(formText(vitals, 'Vital signs', edits).split('\n')[1]).toBe('Blood pressure: not mentioned');
+    expect(shownField(vitals, vitals.fields[0]!, edits)).toEqual({ value: null, unit: 'mmHg', edited: true });
+  });
+
+  it('keys a field’s edit by its form and id', () => {
+    expect(fieldKey(vitals, vitals.fields[1]!)).toBe('VITALS_ASSESSMENT/heart_rate');
+  });
+
+  it('keeps no edit for the service’s own value and unit, as numbers, yes/no and blanks read', () => {
+    const [bp, hr, , , temperature, smoker] = vitals.fields;
+    expect(fieldEdit(hr!, { value: '72', unit: 'bpm' })).toBeNull();
+    expect(fieldEdit(hr!, { value: ' 72 ', unit: 'bpm ' })).toBeNull();
+    expect(fieldEdit(smoker!, { value: 'No', unit: '' })).toBeNull();
+    expect(fieldEdit(temperature!, { value: '', unit: '°F' })).toBeNull();
+    // A changed value or a changed unit alone is an edit, kept as typed.
+    expect(fieldEdit(hr!, { value: '80 ', unit: 'bpm' })).toEqual({ value: '80 ', unit: 'bpm' });
+    expect(fieldEdit(bp!, { value: '120/80', unit: 'kPa' })).toEqual({ value: '120/80', unit: 'kPa' });
+    expect(fieldEdit(temperature!, { value: '99.1', unit: '°F' })).toEqual({ value: '99.1', unit: '°F' });
+    // A stored edit equal to the service's shows as the service's, not "Edited".
+    expect(shownField(vitals, hr!, { 'VITALS_ASSESSMENT/heart_rate': { value: '72', unit: 'bpm' } })).toEqual(
+      {
+        value: '72',
+        unit: 'bpm',
+        edited: false,
+      },
+    );
+    expect(shownField(vitals, smoker!, undefined)).toEqual({ value: 'No', unit: undefined, edited: false });
   });
 
   it('reads values as words, and leaves null for the caller to say', () => {

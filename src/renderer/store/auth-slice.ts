@@ -54,6 +54,8 @@ export interface AuthSlice {
 export const createAuthSlice =
   (api: ScribeApi): StateCreator<AppState, [], [], AuthSlice> =>
   (set, get) => {
+    /** The provider last signed in in this window, to notice another clinician signing in. */
+    let lastSignedIn: string | undefined;
     /** Runs one auth verb; its answer is the newest status. */
     async function authVerb(verb: 'auth.signIn' | 'auth.cancelSignIn' | 'auth.signOut'): Promise<void> {
       set({ authError: null });
@@ -85,6 +87,8 @@ export const createAuthSlice =
           get().settings?.firstRunComplete &&
           auth?.model !== 'standard' &&
           !auth?.signedIn &&
+          // Signed out by the clinician: only their own Sign in signs in again.
+          !auth?.signedOutByClinician &&
           !auth?.signingIn
         ) {
           await get().signIn();
@@ -138,6 +142,11 @@ export const createAuthSlice =
       },
       receiveAuthStatus(status) {
         set({ auth: status, ...(status.signingIn ? {} : { signInUrl: null }) });
+        if (!status.signedIn) return;
+        // Another clinician signed in on this laptop (issue 29): nothing of the last one's
+        // patients stays on screen, as after a sign-out.
+        if (lastSignedIn !== undefined && status.providerId !== lastSignedIn) get().forgetPatientDetails();
+        lastSignedIn = status.providerId;
       },
       receiveSignInUrl(url) {
         set({ signInUrl: url });

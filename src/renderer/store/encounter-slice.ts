@@ -86,7 +86,13 @@ export const createEncounterSlice =
     },
 
     checkedEncounter() {
-      const checked = checkDraft(get().ensureDraft(), now());
+      const settings = get().settings;
+      const checked = checkDraft(
+        get().ensureDraft(),
+        now(),
+        undefined,
+        settings ? { mode: settings.consent, wording: settings.consentWording } : undefined,
+      );
       set({ draftProblems: checked.ok ? {} : checked.problems });
       return checked;
     },
@@ -100,4 +106,5 @@ const FIELD_PATHS: Partial<Record<keyof EncounterDraft, string>> = {
   dateOfBirth: 'context.patient_info.date_of_birth',
   sex: 'context.patient_info.sex',
   forms: 'forms',
+  consent: 'consent',
 };

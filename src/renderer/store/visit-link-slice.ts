@@ -74,6 +74,9 @@ export const createVisitLinkSlice =
         return false;
       }
       if (!link) return false;
+      // A confirmed switch signed the link's provider in: the window is theirs now (the last
+      // clinician's patient is forgotten, auth-slice.ts), before their visit is filled in.
+      if (next.providerSwitch) await get().loadAuth();
       get().clearResults();
       get().nextVisit();
       const draft = get().ensureDraft();
@@ -90,8 +93,6 @@ export const createVisitLinkSlice =
       });
       // Filled from the link, not typed: a later link replaces it without asking.
       set({ linkedEncounterId: link.encounterId, waitingLinkId: null, draftEdited: false });
-      // A confirmed switch signed the link's provider in: the top bar says so now.
-      if (next.providerSwitch) await get().loadAuth();
       return true;
     },
 

@@ -17,6 +17,11 @@ const STATE_WORDS: Record<HistoryState, string> = {
 };
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const clockTime = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 
 /**
  * The visits recorded on this computer, newest first. Opening one fetches its note from the
@@ -65,6 +70,12 @@ export function HistoryView() {
             <td>{entry.encounterId}</td>
             <td>
               {entry.finishedAt !== undefined ? 'Finished: in the EHR' : STATE_WORDS[entry.state]}
+              {entry.consent && (
+                <span className="muted history-consent" data-testid="history-consent">
+                  {' '}
+                  · consent {entry.consent.method}, {clockTime.format(entry.consent.at)}
+                </span>
+              )}
               {waitsElsewhere(entry) && (
                 <span className="muted history-elsewhere" data-testid="history-elsewhere">
                   {' '}

@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import type { HistoryEntry } from '../../shared/contract';
 import { isTerminalStatus } from '../../shared/service';
+import { consentLine } from '../../shared/consent';
 import { localIsoDate } from '../../shared/local-date';
 import { describePatient } from '../encounter/patient';
 import { formatClock } from '../results/format';
@@ -37,6 +38,11 @@ export function ResultsView() {
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const clockTime = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
 
 /** Which visit this is: its encounter, when it was and how long it lasted (from History). */
 function visitLine(entry: HistoryEntry | undefined): string {
@@ -68,9 +74,9 @@ function ResultsCard() {
   const kindNow = useAppStore((s) => s.recorder?.kind);
   const clearResults = useAppStore((s) => s.clearResults);
   const [highlight, setHighlight] = useState<Highlight | null>(null);
-  // The clinician's edits of this note, kept by main (issue 29), over the service's text.
+  // The clinician's edits of this note and its forms, kept by main (issue 29), over the service's.
   const loadNoteDraft = useAppStore((s) => s.loadNoteDraft);
-  const noteSessionId = results?.summary?.length ? results.sessionId : undefined;
+  const noteSessionId = results?.summary?.length || results?.forms?.length ? results.sessionId : undefined;
   useEffect(() => {
     if (noteSessionId) void loadNoteDraft(noteSessionId);
   }, [noteSessionId, loadNoteDraft]);
@@ -85,6 +91,9 @@ function ResultsCard() {
       : kind === 'form'
         ? 'Filling the forms…'
         : 'Writing the note…';
+  // The patient's consent, as History keeps it with the visit (issue 29): in the header, and the
+  // last line of Copy all.
+  const consent = entry?.consent ? consentLine(entry.consent, (at) => clockTime.format(at)) : undefined;
   const onHighlight = (next: Highlight) => setHighlight((current) => toggleHighlight(current, next));
   // On the visit's own clock: the times the recording screen showed, not the service's.
   const transcript = useMemo(
@@ -98,6 +107,7 @@ function ResultsCard() {
         <NoteSections
           sessionId={results.sessionId}
           sections={results.summary}
+          {...(consent ? { closingLines: [consent] } : {})}
           highlight={highlight}
           onHighlight={onHighlight}
           transcriptId={transcript ? transcriptId : undefined}
@@ -124,6 +134,7 @@ function ResultsCard() {
             <FormTable
               form={form}
               title={title}
+              sessionId={results?.sessionId}
               transcript={transcript}
               highlight={highlight}
               onHighlight={onHighlight}
@@ -154,6 +165,11 @@ function ResultsCard() {
         <p className="muted" data-testid="visit-line">
           {visitLine(entry)}
         </p>
+        {consent && (
+          <p className="muted" data-testid="note-consent">
+            {consent}
+          </p>
+        )}
       </header>
       <p role="status" className="results-status" data-testid="results-status" aria-busy={!results}>
         {kind === 'form' && status === 'completed' ? 'The forms are ready.' : words}

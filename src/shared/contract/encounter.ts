@@ -12,6 +12,7 @@ import {
 } from '../service';
 import { localIsoDate } from '../local-date';
 import { settingsSchema } from '../settings';
+import { givenConsentSchema } from '../consent';
 import { visitClockSchema } from '../visit-clock';
 
 /** What the renderer may see of sign-in: never a token. */
@@ -27,6 +28,11 @@ export const authStatusSchema = z.object({
   problem: z.string().optional(),
   /** The built-in sandbox is the service: notes are simulated. */
   demo: z.boolean(),
+  /**
+   * The clinician pressed Sign out (issue 29): nothing signs in by itself until they press Sign in,
+   * and nothing of a visit opens meanwhile.
+   */
+  signedOutByClinician: z.boolean().optional(),
 });
 export type AuthStatus = z.infer<typeof authStatusSchema>;
 
@@ -74,11 +80,14 @@ export const startEncounterSchema = z.discriminatedUnion('kind', [
      * and streams it the same audio (the service keeps the two kinds of session apart).
      */
     formItems: z.array(formContextItemSchema).max(20).optional(),
+    /** The patient agreed to be recorded (issue 29): how, and to which wording. */
+    consent: givenConsentSchema.optional(),
   }),
   z.object({
     kind: z.literal('form'),
     encounterId: encounterIdSchema,
     formItems: z.array(formContextItemSchema).min(1, { message: 'must have at least one form' }).max(20),
+    consent: givenConsentSchema.optional(),
   }),
 ]);
 export type StartEncounter = z.infer<typeof startEncounterSchema>;
@@ -180,6 +189,9 @@ export const ENCOUNTER_LABELS: Record<string, string> = {
   'context.sections': 'Note sections',
   'context.provider_specialty': 'Specialty',
   formItems: 'Forms',
+  consent: 'Patient consent',
+  'consent.method': 'How the patient agreed',
+  'consent.wording': 'What was said to the patient',
   'feedback.rating': 'Rating',
   'feedback.comment': 'Comment',
   token: 'Partner token',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { consentRecordSchema } from '../consent';
 import { deliveryTargetSchema } from '../delivery-target';
 import { visitClockSchema } from '../visit-clock';
 
@@ -52,6 +53,8 @@ export const historyEntrySchema = z.object({
    * a note and no such time is still to finish.
    */
   finishedAt: z.number().optional(),
+  /** The patient's consent to the recording, as the clinician attested it at Start (issue 29). */
+  consent: consentRecordSchema.optional(),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 

@@ -119,6 +119,16 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         startedAt: deps.clock.now(),
         audioKept: encounter.spool !== undefined,
         deliverTo: encounter.deliverTo,
+        // The patient's consent as the clinician attested it, by the provider recording the visit.
+        ...(request.consent
+          ? {
+              consent: {
+                ...request.consent,
+                at: deps.clock.now(),
+                providerId: encounter.deliverTo.providerId,
+              },
+            }
+          : {}),
       });
       // What the clinician sees is the main leg; the form leg follows the same chunks and verbs.
       encounter.recorder.onChange((snapshot) => {

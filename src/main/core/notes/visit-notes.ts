@@ -1,3 +1,4 @@
+import type { HistoryEntry } from '../../../shared/contract';
 import type { DeliveryTarget } from '../../../shared/delivery-target';
 import type { NoteDraft, NoteDraftReading } from '../../../shared/contract/notes';
 import type { EncounterHistory } from '../history/encounter-history';
@@ -16,6 +17,8 @@ export interface VisitNotesDeps {
    * they are the note's clinician (signed out, locked).
    */
   owner(): Promise<DeliveryTarget>;
+  /** Refuses a visit another clinician recorded (privacy/clinician-visits.ts). */
+  requireMine?(entry: HistoryEntry): void;
   clock: Clock;
   log: Logger;
 }
@@ -32,6 +35,7 @@ export function createVisitNotes(deps: VisitNotesDeps) {
   const known = (sessionId: string) => {
     const entry = history.find(sessionId);
     if (!entry) throw new UserFacingError('invalid_request', 'This app has no visit with that recording.');
+    deps.requireMine?.(entry);
     return entry;
   };
 

@@ -39,6 +39,17 @@ const DEMO_PARTNERS: Record<Settings['authModel'], string> = {
   single_auth_token: 'demo-single-auth',
 };
 
+/** The demo's provider when none is set (its partners take any provider ID). */
+export const DEMO_PROVIDER_ID = 'demo-clinician';
+
+/**
+ * Whom a bearer or Single Auth Token partner signs in as under these settings (the demo's own
+ * provider when none is set), known before any sign-in. A standard partner's is the IdP's to say.
+ */
+export function configuredProviderId(settings: Pick<Settings, 'service' | 'providerId'>): string {
+  return settings.providerId || (settings.service.kind === 'builtin-sandbox' ? DEMO_PROVIDER_ID : '');
+}
+
 export interface ServiceLocatorOptions {
   dataDirectory: string;
   log: Logger;
@@ -94,7 +105,7 @@ export function createServiceLocator(options: ServiceLocatorOptions) {
         service: serviceOf(settings.service),
         partnerId,
         authModel: partner?.auth_model ?? settings.authModel,
-        providerId: settings.providerId || 'demo-clinician',
+        providerId: configuredProviderId(settings),
         profile,
         ...(partner?.auth_model === 'standard'
           ? { oidc: { issuer: running.idpIssuer, clientId: partner.audience, clientSecret: idpClientSecret } }

@@ -60,6 +60,8 @@ const KINDS: Record<keyof Policy, Kind> = {
   noteSections: 'list',
   allowLocalPolicy: 'switch',
   linksMaySwitchProvider: 'switch',
+  consent: 'text',
+  consentWording: 'text',
   locked: 'list',
 };
 

@@ -54,7 +54,8 @@ export function EditableSection({ section, editKey, highlight, onHighlight, tran
     opened.current = edit;
     setEditing(true);
   };
-  const change = (next: string) => editSection(editKey, next.trim() === original ? null : next);
+  // Exactly the service's text is no edit; a space typed after it is kept (the next word follows).
+  const change = (next: string) => editSection(editKey, next === original ? null : next);
   const close = (keep: boolean) => {
     if (!keep) editSection(editKey, opened.current ?? null);
     setEditing(false);

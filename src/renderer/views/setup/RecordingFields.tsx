@@ -87,6 +87,58 @@ export function RecordingFields({ draft, update, problems }: DraftFieldsProps) {
   );
 }
 
+const CONSENT_WORDS: Record<Settings['consent'], string> = {
+  off: 'Not asked',
+  ask: 'Asked before each recording (can be skipped)',
+  required: 'Required before each recording',
+};
+
+/** Whether Start asks for the patient's consent, and what is read to them (issue 29). */
+export function ConsentFields({ draft, update, problems }: DraftFieldsProps) {
+  return (
+    <fieldset>
+      <legend>Patient consent</legend>
+      <Field
+        label="Consent to be recorded"
+        hint="Where the law or your organisation asks every party's consent, Start asks for it; the note then says how and when it was given."
+        problem={problems.consent}
+        setting="consent"
+      >
+        {(props) => (
+          <select
+            {...props}
+            value={draft.consent}
+            onChange={(e) => update({ consent: e.target.value as Settings['consent'] })}
+          >
+            {(Object.keys(CONSENT_WORDS) as Settings['consent'][]).map((mode) => (
+              <option key={mode} value={mode}>
+                {CONSENT_WORDS[mode]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      {draft.consent !== 'off' && (
+        <Field
+          label="What to say to the patient"
+          hint="Shown beside the consent check; kept with each visit's consent."
+          problem={problems.consentWording}
+          setting="consentWording"
+        >
+          {(props) => (
+            <textarea
+              {...props}
+              rows={3}
+              value={draft.consentWording}
+              onChange={(e) => update({ consentWording: e.target.value })}
+            />
+          )}
+        </Field>
+      )}
+    </fieldset>
+  );
+}
+
 /** A number typed in a short field, between `min` and `max` (the schema names a wrong one on Save). */
 function NumberField(props: {
   label: string;

@@ -4,7 +4,7 @@ import { useAppStore } from '../../store/use-app-store';
 import { AppearanceFields } from './AppearanceFields';
 import { NotificationFields } from './NotificationFields';
 import { PartnerFields } from './PartnerFields';
-import { IdleLockField, RecordingFields, RetentionField } from './RecordingFields';
+import { ConsentFields, IdleLockField, RecordingFields, RetentionField } from './RecordingFields';
 import { ServiceFields } from './ServiceFields';
 import { draftFrom, pagePatchFrom, type Draft, type SettingsPage } from './setup-draft';
 
@@ -85,6 +85,7 @@ export function SettingsForm(props: {
       ) : (
         <>
           <RecordingFields {...fieldProps} />
+          <ConsentFields {...fieldProps} />
           <fieldset>
             <legend>Privacy and appearance</legend>
             <IdleLockField {...fieldProps} />

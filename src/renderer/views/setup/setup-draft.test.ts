@@ -37,6 +37,8 @@ describe('the two settings pages', () => {
     expect(Object.keys(clinician).sort()).toEqual([
       'audioProcessing',
       'autoPauseAfterMs',
+      'consent',
+      'consentWording',
       'idleLockMinutes',
       'theme',
       'voiceDetection',

@@ -24,6 +24,8 @@ export interface Draft {
   retentionDays: string;
   /** As typed, in minutes. */
   idleLockMinutes: string;
+  consent: Settings['consent'];
+  consentWording: string;
 }
 
 /** What every fieldset of the form gets: the draft, a way to change part of it, main's problems by field. */
@@ -52,6 +54,8 @@ export function draftFrom(settings: Settings): Draft {
     autoPauseSeconds: String(settings.autoPauseAfterMs / 1000),
     retentionDays: String(settings.audioRetentionDays),
     idleLockMinutes: String(settings.idleLockMinutes),
+    consent: settings.consent,
+    consentWording: settings.consentWording,
   };
 }
 
@@ -60,7 +64,15 @@ export type SettingsPage = 'clinician' | 'service';
 
 /** Which settings each page saves: a page's Save never changes what the other page shows. */
 const PAGE_KEYS: Record<SettingsPage, readonly (keyof SettingsPatch)[]> = {
-  clinician: ['theme', 'audioProcessing', 'voiceDetection', 'autoPauseAfterMs', 'idleLockMinutes'],
+  clinician: [
+    'theme',
+    'audioProcessing',
+    'voiceDetection',
+    'autoPauseAfterMs',
+    'idleLockMinutes',
+    'consent',
+    'consentWording',
+  ],
   service: [
     'service',
     'partnerId',
@@ -109,6 +121,8 @@ export function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
     autoPauseAfterMs: Math.round(seconds * 1000),
     audioRetentionDays: draft.retentionDays.trim() === '' ? Number.NaN : Number(draft.retentionDays),
     idleLockMinutes: draft.idleLockMinutes.trim() === '' ? Number.NaN : Number(draft.idleLockMinutes),
+    consent: draft.consent,
+    consentWording: draft.consentWording,
     firstRunComplete: true,
   };
 }

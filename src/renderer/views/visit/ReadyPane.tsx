@@ -6,6 +6,7 @@ import { MicrophoneCheck } from '../MicrophoneCheck';
 import { MicrophonePicker } from '../MicrophonePicker';
 import { SHORTCUTS, useShortcut } from '../shortcuts';
 import { SignInButton, SignInNeeded } from '../SignInPanel';
+import { ConsentCheck } from './ConsentCheck';
 
 /** What the last visit's end left to say on the next one's screen; nothing after a normal End. */
 const AFTER_WORDS: Partial<Record<RecorderView['state'], string>> = {
@@ -32,7 +33,11 @@ export function ReadyPane() {
   );
   // Nobody signed in, nothing can be sent: Start says so, with the way to sign in beside it.
   const signedOut = auth !== null && !auth.signedIn;
-  useShortcut(SHORTCUTS.end, !signedOut, () => void start());
+  // The organisation requires the patient's consent: Start waits for the check (issue 29).
+  const consentMissing = useAppStore(
+    (s) => s.settings?.consent === 'required' && s.draft?.consent.given !== true,
+  );
+  useShortcut(SHORTCUTS.end, !signedOut && !consentMissing, () => void start());
 
   return (
     <section className="card record ready" aria-labelledby={headingId}>
@@ -54,6 +59,7 @@ export function ReadyPane() {
         <MicrophonePicker />
         <MicrophoneCheck />
       </div>
+      <ConsentCheck />
       <SignInNeeded />
       {error && (
         <p className="error" role="alert" data-testid="recording-error">
@@ -72,15 +78,23 @@ export function ReadyPane() {
             {!auth.signingIn && <SignInButton />}
           </>
         ) : (
-          <button
-            type="button"
-            className="start"
-            disabled={opening}
-            onClick={() => void start()}
-            aria-keyshortcuts={SHORTCUTS.end.aria}
-          >
-            Start recording <kbd>{SHORTCUTS.end.label}</kbd>
-          </button>
+          <>
+            <button
+              type="button"
+              className="start"
+              disabled={opening || consentMissing}
+              onClick={() => void start()}
+              aria-keyshortcuts={SHORTCUTS.end.aria}
+              {...(consentMissing ? { 'aria-describedby': `${headingId}-consent` } : {})}
+            >
+              Start recording <kbd>{SHORTCUTS.end.label}</kbd>
+            </button>
+            {consentMissing && (
+              <span id={`${headingId}-consent`} className="muted" data-testid="start-needs-consent">
+                Check the patient’s consent first
+              </span>
+            )}
+          </>
         )}
       </div>
     </section>
