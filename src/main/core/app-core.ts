@@ -5,7 +5,6 @@ import {
   ENCOUNTER_LABELS,
   RECORDING_STATES,
   type AppInfo,
-  type AuthStatus as ContractAuthStatus,
   type StartEncounter,
 } from '../../shared/contract';
 import { localIsoDate } from '../../shared/local-date';
@@ -13,7 +12,6 @@ import type { VisitLinkReading } from '../../shared/visit-link';
 import { UserFacingError } from './user-facing-error';
 import { ServiceCallError } from './service/service-error';
 import { SETTING_LABELS, type Settings } from '../../shared/settings';
-import { serviceOf } from '../../shared/delivery-target';
 import { createContractRouter, type ContractRouter } from './contract-router';
 import { createChunkIntake } from './encounter/chunk-intake';
 import { createEncounterController } from './encounter/encounter-controller';
@@ -28,18 +26,18 @@ import { sweepAudioSpools } from './spool/audio-spool';
 import { loadSpoolKey } from './spool/spool-key';
 import type { Clock, JsonStorage, Logger } from './ports';
 import type { RecorderTiming } from './recorder/recorder-types';
-import { SECRET_NAMES, type SecretBox } from './secrets/secret-box';
-import { bindLegacySecrets, boundSecretBox, credentialPlaces } from './secrets/bound-secrets';
-import { configuredProviderId, createServiceLocator } from './service/service-locator';
+import type { SecretBox } from './secrets/secret-box';
+import { bindLegacySecrets, credentialPlaces } from './secrets/bound-secrets';
+import { partnerTokenVerbs, storePolicyPartnerToken } from './secrets/partner-token-verbs';
+import { createServiceLocator } from './service/service-locator';
 import { createSettingsService, type SettingsService } from './settings-service';
 import { describePolicyProblems, type PolicyReading } from './startup/policy-file';
-import type { Policy } from '../../shared/policy';
 import { checkLinkProvider } from './visit-links/link-provider';
 import { createVisitLinkInbox } from './visit-links/visit-link-inbox';
 import { createNoteDraftStore } from './notes/note-draft-store';
-import { createVisitNotes } from './notes/visit-notes';
+import { createVisitNotes, noteVerbs } from './notes/visit-notes';
 import { createClinicianVisits } from './privacy/clinician-visits';
-import { createSignOutGate } from './privacy/sign-out-gate';
+import { createActingClinician } from './privacy/acting-clinician';
 import { deliveryTargetOf } from './encounter/service-session';
 
 export interface AppCoreDeps {
@@ -163,15 +161,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         demoAllowed: policy.policy.demoAllowed ?? true,
       },
     };
-    // Bound to the service the policy names (else the one in use): IT gave it for that service.
-    const policyService = policy.policy.serviceUrl
-      ? { kind: 'url' as const, baseUrl: policy.policy.serviceUrl }
-      : settings.get().service;
-    await storePolicyPartnerToken(
-      policy.policy,
-      boundSecretBox(deps.secrets, credentialPlaces({ ...settings.get(), service: policyService })),
-      deps.log,
-    );
+    await storePolicyPartnerToken(policy.policy, deps.secrets, settings.get(), deps.log);
   }
   const events = createEventHub();
   // Loaded once; a failed load (keychain locked) is tried again at the next visit.
@@ -186,32 +176,11 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     log: deps.log,
     spoolKey: loadKey,
   });
-  /**
-   * A provider a visit link switched to, after the clinician confirmed it in the window (issue 28;
-   * only where the policy allows it): for this run, until sign-out or a change of the service
-   * settings, and never written to the settings.
-   */
-  let linkProvider: string | undefined;
-  /** The settings the app acts on: the stored ones, with a link's confirmed provider. */
-  const acting = () =>
-    linkProvider === undefined ? settings.get() : { ...settings.get(), providerId: linkProvider };
-  /** The newest sign-in status, for checking a link's provider against who signed in. */
-  let authNow: ContractAuthStatus | undefined;
-  /** Sign out holds until Sign in (privacy/sign-out-gate.ts). */
-  const signOutGate = createSignOutGate();
-  const withSignOut = (status: ContractAuthStatus): ContractAuthStatus =>
-    signOutGate.signedOut() && !status.signedIn ? { ...status, signedOutByClinician: true } : status;
-  const authStatus = async () => withSignOut(await sessions.status(acting()));
-  const clinicianVisits = createClinicianVisits({
-    // Signed in: who the service knows. Before that: whom this computer signs in as (bearer and
-    // Single Auth Token); a standard partner's clinician is unknown until the IdP says.
-    providerId: () =>
-      authNow?.signedIn && authNow.providerId !== undefined
-        ? authNow.providerId
-        : acting().authModel === 'standard'
-          ? ''
-          : configuredProviderId(acting()),
-  });
+  const clinician = createActingClinician(settings);
+  const { acting } = clinician;
+  const signOutGate = clinician.gate;
+  const authStatus = async () => clinician.shown(await sessions.status(acting()));
+  const clinicianVisits = createClinicianVisits({ providerId: clinician.visitsProviderId });
   const sessions = createServiceSessions({
     locator,
     secrets: deps.secrets,
@@ -220,12 +189,10 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     log: deps.log,
     openExternal: deps.openExternal ?? (async (url) => events.emit('auth.openUrl', { url })),
     onAuthChange: (status) => {
-      const before = `${authNow?.signedIn} ${authNow?.providerId}`;
-      authNow = status;
-      events.emit('auth.changed', withSignOut(status));
+      const changed = clinician.observe(status);
+      events.emit('auth.changed', clinician.shown(status));
       // Another clinician now: History shows theirs alone.
-      if (`${status.signedIn} ${status.providerId}` !== before)
-        events.emit('history.changed', { entries: myHistory() });
+      if (changed) events.emit('history.changed', { entries: myHistory() });
     },
     onNotification: (sessionId) => encounters.wake(sessionId),
   });
@@ -333,31 +300,13 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     onChange: (links) => events.emit('visitLinks.changed', links),
     recording: () => encounters.isStarting() || RECORDING_STATES.has(encounters.view().state),
     checkProvider: (providerId) =>
-      checkLinkProvider(providerId, {
-        authModel: acting().authModel,
-        // What the service session resolved (the demo's own provider when none is set), else the settings'.
-        actingProvider: authNow?.providerId ?? configuredProviderId(acting()),
-        signedInProvider: authNow?.signedIn ? authNow.providerId : undefined,
-        providerLocked: settings.locked.includes('providerId'),
-        switchAllowed: policy?.policy.linksMaySwitchProvider === true,
-      }),
+      checkLinkProvider(providerId, clinician.linkFacts(policy?.policy.linksMaySwitchProvider === true)),
     switchProvider: async (providerId) => {
-      linkProvider = providerId;
+      clinician.switchTo(providerId);
       // Signed in as the link's provider now, so the window shows who it acts as.
       await (await session()).auth.current().catch(() => undefined);
     },
   });
-  /** Whether the box holds a partner token for this service (the one in use unless named). */
-  const boxFor = (service = settings.get().service) =>
-    boundSecretBox(deps.secrets, credentialPlaces({ ...settings.get(), service }));
-  const secretsStatus = async (service = settings.get().service) => ({
-    // A token entered for another address is not this one's (bound-secrets.ts).
-    partnerTokenStored: (await boxFor(service).get(SECRET_NAMES.partnerToken)) !== undefined,
-    forService: serviceOf(service),
-    persistence: deps.secrets.persistence,
-    ...(deps.secrets.notice ? { notice: deps.secrets.notice } : {}),
-  });
-
   const router = createContractRouter(
     {
       'app.info': () => deps.appInfo,
@@ -365,23 +314,10 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       'settings.set': async (patch) => {
         const saved = await settings.update(patch);
         // Who the app is, set by hand, ends a switch a link made.
-        if (IDENTITY_SETTINGS.some((key) => key in patch)) {
-          linkProvider = undefined;
-          authNow = undefined;
-        }
+        if (IDENTITY_SETTINGS.some((key) => key in patch)) clinician.endSwitch({ forgetStatus: true });
         return saved;
       },
-      'secrets.status': () => secretsStatus(),
-      'secrets.setPartnerToken': async ({ token, service }) => {
-        if (!service || serviceOf(service) === serviceOf(settings.get().service)) {
-          // Through the auth manager: it stores the token and drops a service token made with the old one.
-          await (await session()).auth.setPartnerToken(token);
-        } else {
-          // Typed with a new address being saved: kept for that address, never sent to this one.
-          await boxFor(service).set(SECRET_NAMES.partnerToken, token.trim());
-        }
-        return secretsStatus(service);
-      },
+      ...partnerTokenVerbs({ secrets: deps.secrets, settings, auth: async () => (await session()).auth }),
       'auth.status': () => authStatus(),
       'auth.signIn': async () => {
         signOutGate.signIn();
@@ -399,7 +335,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         visitLinks.clear();
         notes.forgetHeld();
         // A provider a link switched to was for that clinician's run: the next one is the settings'.
-        linkProvider = undefined;
+        clinician.endSwitch();
         return authStatus();
       },
       'encounter.start': async (request) => {
@@ -449,19 +385,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         await (await session()).rest.sendFormFeedback(sessionId, formId, feedback);
         return undefined;
       },
-      'notes.get': ({ sessionId }) => notes.get(sessionId),
-      'notes.save': async (draft) => {
-        await notes.save(draft);
-        return undefined;
-      },
-      'notes.finish': async ({ sessionId }) => {
-        await notes.finish(sessionId);
-        return undefined;
-      },
-      'notes.unfinish': async ({ sessionId }) => {
-        await notes.unfinish(sessionId);
-        return undefined;
-      },
+      ...noteVerbs(notes),
       'visitLinks.get': () => visitLinks.links(),
       'visitLinks.take': ({ id, switchProvider }) =>
         visitLinks.take(id, switchProvider === undefined ? {} : { switchProvider }),
@@ -536,22 +460,4 @@ function asStartProblem(error: ServiceCallError): ServiceCallError {
         ? 'The documentation service had a problem starting the visit. Press Start recording again in a moment; if it keeps happening, tell your IT admin.'
         : undefined;
   return sentence ? new ServiceCallError(error.status, error.id, sentence, error.serviceMessage) : error;
-}
-
-/**
- * A partner token set by the policy goes into the secret box like a typed one (replacing another),
- * and out of the policy object at once: nothing else holds it from then on.
- */
-async function storePolicyPartnerToken(policy: Policy, secrets: SecretBox, log: Logger): Promise<void> {
-  const token = policy.partnerToken;
-  if (token === undefined) return;
-  delete policy.partnerToken;
-  try {
-    if ((await secrets.get(SECRET_NAMES.partnerToken)) === token) return;
-    await secrets.set(SECRET_NAMES.partnerToken, token);
-    log.info('policy: the partner token was stored');
-  } catch (error) {
-    // Sign-in then says the partner token is missing, which is where the clinician looks.
-    log.error('policy: the partner token could not be stored', { error: (error as Error).message });
-  }
 }

@@ -93,3 +93,22 @@ export function createVisitNotes(deps: VisitNotesDeps) {
     },
   };
 }
+
+/** The contract verbs of a visit's note (notes.get, notes.save, notes.finish, notes.unfinish). */
+export function noteVerbs(notes: ReturnType<typeof createVisitNotes>) {
+  return {
+    'notes.get': ({ sessionId }: { sessionId: string }) => notes.get(sessionId),
+    'notes.save': async (draft: NoteDraft) => {
+      await notes.save(draft);
+      return undefined;
+    },
+    'notes.finish': async ({ sessionId }: { sessionId: string }) => {
+      await notes.finish(sessionId);
+      return undefined;
+    },
+    'notes.unfinish': async ({ sessionId }: { sessionId: string }) => {
+      await notes.unfinish(sessionId);
+      return undefined;
+    },
+  };
+}
