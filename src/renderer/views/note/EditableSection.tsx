@@ -98,7 +98,7 @@ export function EditableSection({ section, editKey, highlight, onHighlight, tran
           {sources.length > 0 && transcriptId && !editing && (
             <button
               type="button"
-              className="link-button toggle"
+              className="link-button small toggle"
               aria-pressed={pressed}
               aria-label={`Show source of ${title}`}
               aria-controls={transcriptId}
@@ -110,7 +110,7 @@ export function EditableSection({ section, editKey, highlight, onHighlight, tran
           {!editing && !readOnly && (
             <button
               type="button"
-              className="link-button"
+              className="link-button small"
               ref={editButton}
               aria-label={`Edit ${title}`}
               onClick={open}
@@ -118,7 +118,7 @@ export function EditableSection({ section, editKey, highlight, onHighlight, tran
               Edit
             </button>
           )}
-          {!editing && <CopyButton text={edited ? text.trim() : original} label={`Copy ${title}`} />}
+          {!editing && <CopyButton text={edited ? text.trim() : original} label={`Copy ${title}`} small />}
         </span>
       </div>
       {editing ? (

@@ -8,10 +8,13 @@ export function CopyButton({
   text,
   label,
   visible = 'Copy',
+  small = false,
 }: {
   text: string;
   label: string;
   visible?: string;
+  /** A section's own Copy: lighter than Copy all, so the text keeps the eye. */
+  small?: boolean;
 }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const copy = () =>
@@ -21,7 +24,12 @@ export function CopyButton({
     );
   return (
     <span className="copy">
-      <button type="button" className="link-button" aria-label={label} onClick={() => void copy()}>
+      <button
+        type="button"
+        className={small ? 'link-button small' : 'link-button'}
+        aria-label={label}
+        onClick={() => void copy()}
+      >
         {visible}
       </button>
       <span role="status" className="copy-state">
