@@ -140,7 +140,22 @@ test('Sign out leaves nothing of the patient on screen or in the page: no note, 
   await expect(start).toBeDisabled();
   await expect(page.getByTestId('start-signed-out')).toHaveText('Sign in to record');
   await expectAccessibleInBothThemes(page, 'signed out');
+  // Open on the past visit (issue 29): nothing of it opens, and nothing signs in by itself (the
+  // demo's token is the organisation's: a sign-in on the way would be a call on nobody's behalf).
+  await page
+    .getByTestId('history')
+    .getByRole('button', { name: /^Open / })
+    .first()
+    .click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'You signed out: sign in to open a visit.' }),
+  ).toBeVisible();
+  await page.waitForTimeout(1_000);
+  await expect(page.locator('.note-section')).toHaveCount(0);
+  await expect(page.getByTestId('sign-in-state')).not.toContainText('Signed in as');
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
+  await page.getByRole('button', { name: 'New visit' }).click();
   await expect(start).toBeEnabled();
 });
 
@@ -180,6 +195,10 @@ test('a window left alone for 10 minutes locks and forgets the patient, but neve
   expect(everything).not.toContain(noteText);
   expect(everything).not.toContain('1961-04-09');
   expect(everything).not.toContain('born');
+  // Main holds the lock (issue 29): a reload finds the lock screen again, nothing of the visit.
+  await page.reload();
+  await expect(page.getByTestId('lock-screen')).toBeVisible();
+  expect(await everythingInThePage(page)).not.toContain(noteText);
 
   // Continue: a new visit, and the one before in History as a time, an encounter and a state.
   await expectAccessibleInBothThemes(page, 'lock screen');

@@ -105,7 +105,7 @@ describe('privacy on a shared laptop', () => {
     expect(store.getState().draft).toMatchObject({ dateOfBirth: '', sex: '' });
     expect(JSON.stringify(store.getState())).not.toContain('Chest pain');
     expect(JSON.stringify(store.getState())).not.toContain('1961');
-    store.getState().unlock();
+    await store.getState().unlock();
     expect(store.getState().locked).toBe(false);
     expect(store.getState().draft?.encounterId).toMatch(/^visit\d{14}$/);
     expect(before).toMatch(/^visit\d{14}$/);

@@ -56,4 +56,29 @@ describe('signed out', () => {
     expect(back.signedOutByClinician).toBeUndefined();
     expect(await refusal('notes.get', { sessionId })).toBe('answered');
   });
+
+  it('the idle lock: main opens nothing and calls the service for nobody until unlocked; never while recording', async () => {
+    core = await createTestCore();
+    await useBearerPartner(core, sandbox.url, 'dr-lock');
+    await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'lock1' });
+    expect(await refusal('privacy.lock')).toBe('A visit is being recorded: the window does not lock.');
+    await callVerb(core, 'recorder.cancel');
+    const { entries } = await callVerb<{ entries: HistoryEntry[] }>(core, 'history.list');
+    const sessionId = entries[0]!.sessionId;
+
+    expect(await callVerb(core, 'privacy.lock')).toEqual({ locked: true });
+    // A reload (or another tab) asks main: still locked.
+    expect(await callVerb(core, 'privacy.status')).toEqual({ locked: true });
+    expect(await refusal('results.get', { sessionId })).toBe(
+      'This window is locked: unlock it to open a visit.',
+    );
+    expect(await refusal('notes.get', { sessionId })).toBe(
+      'This window is locked: unlock it to see and keep your edits of this note.',
+    );
+    expect(await refusal('encounter.start', { kind: 'ambient', encounterId: 'lock2' })).toBe(
+      'This window is locked: unlock it to record.',
+    );
+    expect(await callVerb(core, 'privacy.unlock')).toEqual({ locked: false });
+    expect(await refusal('notes.get', { sessionId })).toBe('answered');
+  });
 });

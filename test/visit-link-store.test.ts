@@ -159,7 +159,7 @@ describe('a visit link in the window', () => {
     core.openVisitLink('ambient-scribe://visit?encounter_id=ehr4712');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(store.getState().visitLinks).toEqual({});
-    store.getState().unlock();
+    await store.getState().unlock();
     await expect.poll(() => store.getState().visitLinks.next?.link.encounterId).toBe('ehr4712');
   });
 

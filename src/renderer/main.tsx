@@ -22,6 +22,8 @@ onLinkState((link) => {
   // After a reconnect the core may have restarted: read its state again.
   if (link === 'connected') {
     void store.getState().loadAppInfo();
+    // Main may hold the window locked (a reload after the idle lock): the lock screen again.
+    void store.getState().loadPrivacy();
     // Sign-in after settings: whether to sign in by itself depends on them.
     void store
       .getState()

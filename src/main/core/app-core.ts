@@ -267,8 +267,8 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   /** Visits that were finishing when the app stopped: on their way again once the service answers. */
   let stopped = false;
   const resumeFinishing = async () => {
-    // Signed out: nothing is sent on the clinician's behalf until they sign in again.
-    if (signOutGate.signedOut()) return;
+    // Signed out or locked: nothing is sent on the clinician's behalf until they are back.
+    if (!signOutGate.open()) return;
     const current = await session().catch(() => undefined);
     // Signed in (or able to sign in by itself) and the service reachable: a token says both.
     const reachable = await current?.auth.current().then(
@@ -386,6 +386,24 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         return undefined;
       },
       ...noteVerbs(notes),
+      'privacy.status': () => ({ locked: signOutGate.locked() }),
+      'privacy.lock': () => {
+        // Never while a visit records: the recording screen stays (the window does the same).
+        if (encounters.isStarting() || RECORDING_STATES.has(encounters.view().state))
+          throw new UserFacingError(
+            'invalid_request',
+            'A visit is being recorded: the window does not lock.',
+          );
+        signOutGate.lock();
+        notes.forgetHeld();
+        deps.log.info('privacy: the window locked');
+        return { locked: true };
+      },
+      'privacy.unlock': () => {
+        signOutGate.unlock();
+        deps.log.info('privacy: the window was unlocked');
+        return { locked: false };
+      },
       'visitLinks.get': () => visitLinks.links(),
       'visitLinks.take': ({ id, switchProvider }) =>
         visitLinks.take(id, switchProvider === undefined ? {} : { switchProvider }),

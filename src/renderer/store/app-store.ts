@@ -37,7 +37,7 @@ export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = n
     ...createResultsSlice(api)(...args),
     ...createHistorySlice(api)(...args),
     ...createAuthSlice(api)(...args),
-    ...createPrivacySlice(...args),
+    ...createPrivacySlice(api)(...args),
     ...createVisitLinkSlice(api)(...args),
     ...createNoteSlice(api)(...args),
   }));

@@ -21,7 +21,7 @@ export function LockScreen() {
           note, transcript and patient detail from the screen. Notes stay with the service: open a visit from
           the list to see its note again.
         </p>
-        <button type="button" className="primary-large" onClick={unlock}>
+        <button type="button" className="primary-large" onClick={() => void unlock()}>
           Continue
         </button>
       </section>

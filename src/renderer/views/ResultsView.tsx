@@ -10,6 +10,7 @@ import { formTitle } from '../results/form-text';
 import { onVisitClock } from '../results/visit-times';
 import { useAppStore } from '../store/use-app-store';
 import { FormFeedback } from './results/FormFeedback';
+import { SignInButton } from './SignInPanel';
 import { FormTable } from './results/FormTable';
 import { toggleHighlight, type Highlight } from './results/highlight';
 import { NoteSections } from './results/NoteSections';
@@ -73,6 +74,7 @@ function ResultsCard() {
   const templates = useAppStore((s) => s.formTemplates);
   const kindNow = useAppStore((s) => s.recorder?.kind);
   const clearResults = useAppStore((s) => s.clearResults);
+  const signedOut = useAppStore((s) => s.auth !== null && !s.auth.signedIn);
   const [highlight, setHighlight] = useState<Highlight | null>(null);
   // The clinician's edits of this note and its forms, kept by main (issue 29), over the service's.
   const loadNoteDraft = useAppStore((s) => s.loadNoteDraft);
@@ -185,9 +187,13 @@ function ResultsCard() {
         </div>
       )}
       {error && (
-        <p className="error" role="alert">
-          {error}
-        </p>
+        <div className="problem-notice">
+          <p className="error" role="alert">
+            {error}
+          </p>
+          {/* Signed out (issue 29): nothing opens until the clinician signs in, from here too. */}
+          {signedOut && <SignInButton />}
+        </div>
       )}
       {(note || forms.length > 0 || transcript) && (
         // Wide enough (≥ 1,200 px), the transcript stands beside the note (results.css).

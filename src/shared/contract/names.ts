@@ -34,6 +34,9 @@ export const VERB_NAMES = [
   'notes.save',
   'notes.finish',
   'notes.unfinish',
+  'privacy.status',
+  'privacy.lock',
+  'privacy.unlock',
 ] as const;
 export const EVENT_NAMES = [
   'heartbeat',

@@ -46,6 +46,8 @@ export const appInfoSchema = z.object({
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
 
+export const privacyStatusSchema = z.object({ locked: z.boolean() });
+
 export const heartbeatSchema = z.object({
   /** Increases by one per beat since the core started; a reset means the core restarted. */
   seq: z.number().int().nonnegative(),
@@ -102,6 +104,11 @@ export const verbSchemas = {
   'notes.finish': { request: sessionRefSchema, response: nothing },
   /** Undo, a few seconds after finishing: the visit is to finish again, with its edits. */
   'notes.unfinish': { request: sessionRefSchema, response: nothing },
+  /** Whether main holds the window locked (issue 29): a reload or a second tab finds it so. */
+  'privacy.status': { request: noPayload, response: privacyStatusSchema },
+  /** The idle lock: main opens nothing of a visit and calls the service for nobody until unlocked. */
+  'privacy.lock': { request: noPayload, response: privacyStatusSchema },
+  'privacy.unlock': { request: noPayload, response: privacyStatusSchema },
 } as const satisfies Record<VerbName, { request: z.ZodType; response: z.ZodType }>;
 
 /** Every event main may push to the renderer, with its payload. */
