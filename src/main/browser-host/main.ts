@@ -5,7 +5,6 @@
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { defaultDataDirectory } from '../core/data-directory';
-import { remotePolicyPath } from '../core/startup/launch-args';
 import { AlreadyRunningError, startBrowserMode, stopOnSignals } from './browser-mode';
 import { handOff, HandoffRefusedError } from './instance-handoff';
 import { readLinkLine } from './stdin-link';
@@ -29,13 +28,6 @@ const { values } = parseArgs({
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a whole number from 0 to 65535 (0 picks a free port); got "${values.port}".`);
-  process.exit(2);
-}
-
-// As the desktop app (core/startup/launch-args.ts): a policy comes from a file on this computer.
-const policyRefused = values.policy !== undefined ? remotePolicyPath(values.policy) : undefined;
-if (policyRefused) {
-  console.error(`--policy ${policyRefused}.`);
   process.exit(2);
 }
 

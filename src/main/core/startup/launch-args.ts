@@ -1,4 +1,5 @@
 import { MAX_VISIT_LINK_LENGTH, VISIT_LINK_SCHEME } from '../../../shared/visit-link';
+import { isNetworkOrUrl, LOCAL_PATH_RULE } from './local-path';
 
 /**
  * What a launch's command line asks of the desktop app (issue 28): the organisation's policy file
@@ -103,16 +104,9 @@ function policySwitch(switches: readonly string[], problems: string[]): string |
   return path;
 }
 
-/**
- * Why a policy path is not a file on this computer, or undefined when it is one: a UNC path (`\\host\…`,
- * `//host/…`, and the `\\?\` and `\\.\` forms) would load an organisation's settings, and its
- * partner token, from wherever an attacker says; so would a URL. A drive letter (`C:\…`) is a path.
- */
+/** Why a policy path is not a file on this computer (local-path.ts), or undefined when it is one. */
 export function remotePolicyPath(path: string): string | undefined {
-  if (/^[\\/]{2}/.test(path) || path.startsWith('\\??\\'))
-    return 'must be a file on this computer, not a network (UNC) path';
-  if (/^[a-z][a-z0-9+.-]+:/i.test(path)) return 'must be a file on this computer, not a URL';
-  return undefined;
+  return isNetworkOrUrl(path) ? LOCAL_PATH_RULE : undefined;
 }
 
 function isVisitLink(arg: string): boolean {

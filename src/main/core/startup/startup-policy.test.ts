@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LINUX_POLICY_FILE, WINDOWS_POLICY_KEY } from './machine-policy';
 import { fakeLog, fakePolicyFs, fakeRun } from './policy-ports.test-support';
-import { LOCAL_PATH_RULE, isNetworkOrUrl, readStartupPolicy } from './startup-policy';
+import { isNetworkOrUrl, LOCAL_PATH_RULE } from './local-path';
+import { readStartupPolicy } from './startup-policy';
 
 const IT_POLICY = { serviceUrl: 'https://scribe.example.org', partnerId: 'clinic7', locked: ['serviceUrl'] };
 const USERS_POLICY = { serviceUrl: 'https://elsewhere.example.net', partnerId: 'mine' };

@@ -1,6 +1,7 @@
 import type { Logger } from '../ports';
 import { readMachinePolicy, type MachinePolicyPorts } from './machine-policy';
 import { readPolicy, type PolicyReading } from './policy-file';
+import { isNetworkOrUrl, LOCAL_PATH_RULE } from './local-path';
 
 /**
  * Which policy the app starts with. Only IT can set policy in an installed app: it reads the
@@ -71,17 +72,4 @@ async function readLocalPolicy(
     };
   const read = options.ports?.fs?.readFile;
   return readPolicy([{ path: local.path, required: true }], read);
-}
-
-export const LOCAL_PATH_RULE = 'must be a path on this computer, not a network share or a URL';
-
-/**
- * A UNC path (`\\host\share`, `//host/share`, and the `\\?\` and `\\.\` device forms that can name
- * one) or a URL (`file:`, `https:`, `smb:`, any `scheme:`): never opened, because on Windows
- * opening `\\host\share` sends the user's NTLM hash to that host. A drive letter is one letter, so
- * `C:\…` is a path and `ab:` a scheme.
- */
-export function isNetworkOrUrl(path: string): boolean {
-  const text = path.trimStart();
-  return /^[\\/]{2}/.test(text) || /^[a-z][a-z0-9+.-]+:/i.test(text);
 }
