@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatOffset, noteText, sectionText } from './format';
+import { formatOffset, sectionText } from './format';
 
 const at = (hours: number, minutes: number, seconds: number) => ({
   hours,
@@ -17,16 +17,9 @@ describe('results formatting', () => {
     expect(formatOffset(at(0, 75, 0))).toBe('1:15:00');
   });
 
-  it('copies a section as its content alone, and the note as titled sections with blank lines between', () => {
-    const sections = [
-      { title: 'Chief complaint', content: ' Chest pain on stairs.\n' },
-      { title: 'Plan', content: 'EKG and blood work.' },
-    ];
-    expect(sectionText(sections[0]!)).toBe('Chest pain on stairs.');
-    expect(noteText(sections)).toBe('Chief complaint\nChest pain on stairs.\n\nPlan\nEKG and blood work.');
-    // The service may send a standard section by its code: it is shown and copied by its name.
-    expect(noteText([{ title: 'HISTORY_OF_PRESENT_ILLNESS', content: 'Two days.' }])).toBe(
-      'History of present illness\nTwo days.',
+  it('copies a section as its content alone', () => {
+    expect(sectionText({ title: 'Chief complaint', content: ' Chest pain on stairs.\n' })).toBe(
+      'Chest pain on stairs.',
     );
   });
 });

@@ -29,8 +29,3 @@ export function sectionTitle(section: SummarySection): string {
 export function sectionText(section: SummarySection): string {
   return section.content.trim();
 }
-
-/** The whole note as plain text, for one free-text field: each title, then its content, a blank line between. */
-export function noteText(sections: readonly SummarySection[]): string {
-  return sections.map((section) => `${sectionTitle(section)}\n${sectionText(section)}`).join('\n\n');
-}
