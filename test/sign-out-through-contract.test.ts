@@ -2,6 +2,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { AppCore } from '../src/main/core/app-core';
 import type { AuthStatus, HistoryEntry } from '../src/shared/contract';
+import type { NoteDraftReading } from '../src/shared/contract/notes';
+import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
+import { inProcessApi } from './support/in-process-api';
 import { callVerb, useBearerPartner } from './support/sandbox-partner';
 import { createTestCore } from './support/test-core';
 
@@ -80,5 +83,26 @@ describe('signed out', () => {
     );
     expect(await callVerb(core, 'privacy.unlock')).toEqual({ locked: false });
     expect(await refusal('notes.get', { sessionId })).toBe('answered');
+  });
+
+  it('the idle lock a moment after a keystroke: the edit reaches main before the lock does', async () => {
+    core = await createTestCore();
+    await useBearerPartner(core, sandbox.url, 'dr-lock');
+    await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'lock3' });
+    await callVerb(core, 'recorder.cancel');
+    const { entries } = await callVerb<{ entries: HistoryEntry[] }>(core, 'history.list');
+    const sessionId = entries[0]!.sessionId;
+    const api = inProcessApi(core);
+    const store = createAppStore(api);
+    bindAppEvents(store, api);
+    await store.getState().loadAuth();
+    await store.getState().loadNoteDraft(sessionId);
+    store.getState().editSection('0:Plan', 'Typed just before the lock.');
+    store.getState().lockForIdle();
+    await expect.poll(async () => (await callVerb(core!, 'privacy.status')).locked).toBe(true);
+    await store.getState().unlock();
+    expect((await callVerb<NoteDraftReading>(core, 'notes.get', { sessionId })).draft?.sections).toEqual({
+      '0:Plan': 'Typed just before the lock.',
+    });
   });
 });

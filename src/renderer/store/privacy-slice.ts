@@ -37,7 +37,10 @@ export const createPrivacySlice =
     lockForIdle() {
       if (get().locked || !get().forgetPatientDetails()) return;
       set({ locked: true });
-      void api.call('privacy.lock').catch(() => undefined);
+      // The note's last keystrokes reach main first: once locked, main keeps no edit.
+      void get()
+        .flushNoteDraft()
+        .finally(() => api.call('privacy.lock').catch(() => undefined));
     },
     async unlock() {
       try {
