@@ -44,4 +44,20 @@ describe('the organisation’s policy', () => {
       settingsFromPolicy(policySchema.parse({ allowLocalPolicy: true }), DEFAULT_SETTINGS, { username: 'x' }),
     ).toEqual(DEFAULT_SETTINGS);
   });
+
+  it('sets the visit audio the visit screen starts with, and may lock it; a wrong value is named', () => {
+    const policy = policySchema.parse({ visitAudio: 'telehealth', locked: ['visitAudio'] });
+    expect(settingsFromPolicy(policy, DEFAULT_SETTINGS, { username: 'x' })).toEqual({
+      ...DEFAULT_SETTINGS,
+      visitAudio: 'telehealth',
+    });
+    expect(lockedSettings(policy)).toEqual(['visitAudio']);
+    // Unset, the clinician's own choice (or the default, in the room) stands.
+    expect(DEFAULT_SETTINGS.visitAudio).toBe('room');
+    const wrong = policySchema.safeParse({ visitAudio: 'video' });
+    expect(wrong.error?.issues[0]).toMatchObject({
+      path: ['visitAudio'],
+      message: 'must be one of room, telehealth',
+    });
+  });
 });

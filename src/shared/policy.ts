@@ -32,6 +32,7 @@ const LOCKABLE = [
   'noteSections',
   'consent',
   'consentWording',
+  'visitAudio',
 ] as const;
 type LockableKey = (typeof LOCKABLE)[number];
 
@@ -66,6 +67,11 @@ export const policySchema = z
     consent: shape.consent,
     /** The sentence read to the patient before recording. */
     consentWording: shape.consentWording,
+    /**
+     * The visit's audio the visit screen starts with: 'room' (the microphone) or 'telehealth' (the
+     * microphone and this computer's sound, the video call). Locked, every visit records so.
+     */
+    visitAudio: shape.visitAudio,
     /**
      * Machine policy only: lets an installed app take `--policy FILE` or AMBIENT_SCRIBE_POLICY in
      * place of this policy (a test bench, a portable install). Without it an installed app ignores
@@ -108,6 +114,7 @@ const SETTINGS_OF: Record<LockableKey, (keyof Settings)[]> = {
   noteSections: ['noteSections'],
   consent: ['consent'],
   consentWording: ['consentWording'],
+  visitAudio: ['visitAudio'],
 };
 
 /** The settings a clinician may not change under this policy. */
@@ -155,5 +162,6 @@ export function settingsFromPolicy(policy: Policy, base: Settings, context: { us
     ...set('noteSections', policy.noteSections),
     ...set('consent', policy.consent),
     ...set('consentWording', policy.consentWording),
+    ...set('visitAudio', policy.visitAudio),
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SERVICE_URL_RULE, isAllowedServiceUrl } from './service-url';
 import { NOTE_TEMPLATE_IDS } from './note-templates';
 import { CONSENT_MODES, DEFAULT_CONSENT_WORDING, consentWordingSchema } from './consent';
+import { VISIT_AUDIO_MODES } from './visit-audio';
 import {
   DEFAULT_SECTIONS,
   DEFAULT_SPECIALTY,
@@ -159,6 +160,11 @@ export const settingsSchema = z.object({
   consent: z.enum(CONSENT_MODES, { message: 'must be one of off, ask, required' }),
   /** The sentence read to the patient before recording. */
   consentWording: consentWordingSchema,
+  /**
+   * The visit's audio (visit-audio.ts): the microphone alone ('room') or with this computer's sound
+   * ('telehealth', the call), chosen on the visit screen and remembered for the next visit.
+   */
+  visitAudio: z.enum(VISIT_AUDIO_MODES, { message: `must be one of ${VISIT_AUDIO_MODES.join(', ')}` }),
   /** Set once the clinician has saved the first-run screen; a returning user skips it. */
   firstRunComplete: z.boolean(),
 });
@@ -247,6 +253,7 @@ export const DEFAULT_SETTINGS: Settings = {
   noteSections: DEFAULT_SECTIONS,
   consent: 'off',
   consentWording: DEFAULT_CONSENT_WORDING,
+  visitAudio: 'room',
   firstRunComplete: false,
 };
 
@@ -285,5 +292,6 @@ export const SETTING_LABELS: Record<string, string> = {
   noteSections: 'Note sections',
   consent: 'Patient consent',
   consentWording: 'What to say to the patient',
+  visitAudio: 'Visit audio',
   firstRunComplete: 'First run',
 };

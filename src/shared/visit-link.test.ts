@@ -47,6 +47,16 @@ describe('a visit link from the EHR', () => {
     expect(read('ambient-scribe://visit?encounter_id=A1&date_of_birth=2026-11-25').ok).toBe(false);
   });
 
+  it('has no field for the visit audio: a link never turns the call’s sound on or off (issue 30)', () => {
+    for (const field of ['visit_audio', 'visitAudio', 'telehealth'])
+      expect(read(`ambient-scribe://visit?encounter_id=A1&${field}=telehealth`)).toEqual({
+        ok: false,
+        problems: [
+          { field, rule: expect.stringMatching(/^is not a field of a visit link \(encounter_id, /) },
+        ],
+      });
+  });
+
   it('refuses what is not a visit link at all', () => {
     for (const link of [
       'https://visit?encounter_id=A1',

@@ -62,6 +62,7 @@ const KINDS: Record<keyof Policy, Kind> = {
   linksMaySwitchProvider: 'switch',
   consent: 'text',
   consentWording: 'text',
+  visitAudio: 'text',
   locked: 'list',
 };
 

@@ -3,12 +3,13 @@ import { DEFAULT_SETTINGS, settingsPatchSchema } from '../../../shared/settings'
 import { draftFrom, pagePatchFrom, patchFrom } from './setup-draft';
 
 describe('the Setup draft', () => {
-  it('gives back the settings it was made from (the microphone and note template are chosen on the visit; Save ends the first run)', () => {
+  it('gives back the settings it was made from (the microphone, note template and visit audio are chosen on the visit; Save ends the first run)', () => {
     const patch = patchFrom(draftFrom(DEFAULT_SETTINGS), DEFAULT_SETTINGS);
     const {
       microphone: _microphone,
       noteTemplate: _template,
       noteSections: _sections,
+      visitAudio: _visitAudio,
       ...formSettings
     } = DEFAULT_SETTINGS;
     expect(patch).toEqual({ ...formSettings, firstRunComplete: true });
