@@ -80,6 +80,10 @@ describe('electron-builder.yml', () => {
     const usage = (config.mac?.extendInfo as Record<string, unknown> | undefined)
       ?.NSMicrophoneUsageDescription;
     expect(usage).toMatch(/^Ambient Scribe records .+\.$/);
+    // A telehealth visit's call (issue 30): without this key macOS 14.2+ gives a silent stream.
+    const systemAudio = (config.mac?.extendInfo as Record<string, unknown> | undefined)
+      ?.NSAudioCaptureUsageDescription;
+    expect(systemAudio).toMatch(/^In a telehealth visit Ambient Scribe records this computer's sound, .+\.$/);
     expect(config.mac?.hardenedRuntime).toBe(true);
     for (const file of [config.mac?.entitlements, config.mac?.entitlementsInherit]) {
       expect(file, 'an entitlements file, else electron-builder signs helpers with its own').toBeTruthy();

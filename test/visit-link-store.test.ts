@@ -49,10 +49,13 @@ describe('a visit link in the window', () => {
     await expect.poll(() => store.getState().visitLinks.next?.link.encounterId).toBe('ehr4711');
 
     // Consent given for the patient before: a link's visit is another patient, and a link never
-    // gives consent (issue 29).
+    // gives consent (issue 29). Nor does it choose the visit's audio (issue 30): the clinician's
+    // telehealth choice stands.
     store.getState().editDraft({ consent: { given: true, method: 'verbal' } });
+    await store.getState().saveSettings({ visitAudio: 'telehealth' });
     expect(await store.getState().openLinkedVisit()).toBe(true);
     expect(store.getState().draft?.consent.given).toBe(false);
+    expect(store.getState().settings?.visitAudio).toBe('telehealth');
     expect(store.getState().draft).toMatchObject({
       encounterId: 'ehr4711',
       dateOfBirth: '1961-04-09',

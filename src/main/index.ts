@@ -3,6 +3,7 @@
  * electron-store and IPC. Everything else lives in core/ and runs without Electron.
  */
 import { app, dialog, Menu, powerMonitor, shell, type BrowserWindow } from 'electron';
+import { release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSignInPageUrl } from '../shared/sign-in-page';
@@ -28,6 +29,7 @@ import { createLinkFocus } from './core/visit-links/link-focus';
 import { scrubbedLogger } from './core/logging/scrubbed-logger';
 import { createSecretValues } from './core/logging/secret-values';
 import { systemClock } from './core/ports';
+import { systemAudioSupport, withFeatures } from './core/system-audio';
 import { createElectronFileLogger, electronLogPath } from './electron-file-logger';
 import { createElectronSecretBox } from './electron-secret-box';
 import { openElectronSettingsStorage } from './electron-settings-storage';
@@ -41,6 +43,17 @@ const dataDirectoryOverride = desktopDataDirectoryOverride(process.env, app.isPa
 if (dataDirectoryOverride) app.setPath('userData', dataDirectoryOverride);
 app.setName(PRODUCT_NAME);
 registerAppSchemePrivileges();
+
+// A telehealth visit records this computer's sound (issue 30, core/system-audio.ts): the Chromium
+// features that loopback needs here are read at start, so they are switched before anything else.
+const systemAudio = systemAudioSupport(process.platform, release());
+for (const [name, features] of [
+  ['enable-features', systemAudio.enableFeatures],
+  ['disable-features', systemAudio.disableFeatures],
+] as const) {
+  if (features.length > 0)
+    app.commandLine.appendSwitch(name, withFeatures(app.commandLine.getSwitchValue(name), features));
+}
 
 const outDir = fileURLToPath(new URL('..', import.meta.url));
 // electron-vite dev serves the renderer over http with hot reload; a build uses app://.
@@ -153,10 +166,13 @@ async function start(): Promise<void> {
   // The launch's own link (Windows, Linux), then any macOS handed over while the app started.
   for (const link of [...(launch.link !== undefined ? [launch.link] : []), ...earlyLinks.splice(0)])
     core.openVisitLink(link);
+  if (!systemAudio.loopback)
+    log.info(`telehealth: this computer's sound cannot be recorded (${systemAudio.reason})`);
   const window = createMainWindow({
     preloadPath: join(outDir, 'preload', 'index.cjs'),
     appOrigin,
     packaged: app.isPackaged,
+    systemAudio,
   });
   mainWindow = window;
   exposeContractOverIpc(core, window, appOrigin);

@@ -2,21 +2,30 @@ import { BrowserWindow, session } from 'electron';
 import { isReloadOrDevToolsKey } from './app-menu';
 import { mayHave, mayRequest } from './core/permission-policy';
 import { originOf } from './core/sender-policy';
+import { maySystemAudio, type SystemAudioSupport } from './core/system-audio';
 
 /**
  * The one window, locked down per the Electron security checklist: context isolation, sandbox,
  * no Node in the renderer, web security on; no navigation away from the app, no new windows; the
- * only permissions granted are the microphone (audio) and clipboard writes, and only to our own
- * page (core/permission-policy.ts).
+ * only permissions granted are the microphone (audio), this computer's sound for a telehealth
+ * visit, and clipboard writes, and only to our own page (core/permission-policy.ts,
+ * core/system-audio.ts).
  */
 export interface MainWindowOptions {
   preloadPath: string;
   appOrigin: string;
   /** app.isPackaged: no DevTools, and the reload and DevTools keys do nothing (app-menu.ts). */
   packaged: boolean;
+  /** Whether, and how, a telehealth visit gets this computer's sound (core/system-audio.ts). */
+  systemAudio: SystemAudioSupport;
 }
 
-export function createMainWindow({ preloadPath, appOrigin, packaged }: MainWindowOptions): BrowserWindow {
+export function createMainWindow({
+  preloadPath,
+  appOrigin,
+  packaged,
+  systemAudio,
+}: MainWindowOptions): BrowserWindow {
   const window = new BrowserWindow({
     width: 1100,
     height: 780,
@@ -76,5 +85,22 @@ export function createMainWindow({ preloadPath, appOrigin, packaged }: MainWindo
       appOrigin,
     ),
   );
+
+  // A telehealth visit's call (issue 30): the page's getDisplayMedia gets this computer's sound,
+  // 'loopback' (never 'loopbackWithMute': the clinician must go on hearing the patient). The
+  // specification allows no request without video, so the video granted is the asking page's own
+  // frame (session.md: a WebFrameMain captures its tab), which the page stops at once: no screen
+  // is ever captured, and macOS asks for no screen-recording permission. Refused: callback(null).
+  ses.setDisplayMediaRequestHandler((request, callback) => {
+    const frame = request.frame;
+    const ask = {
+      securityOrigin: request.securityOrigin,
+      isMainFrame: frame !== null && frame.parent === null,
+      audioRequested: request.audioRequested,
+      videoRequested: request.videoRequested,
+    };
+    if (!frame || !maySystemAudio(ask, appOrigin, systemAudio)) return callback(null);
+    callback({ video: frame, audio: 'loopback' });
+  });
   return window;
 }

@@ -9,9 +9,17 @@ describe('permission requests', () => {
     expect(mayRequest({ ...ours, permission: 'media', mediaTypes: ['audio'] }, origin)).toBe(true);
     expect(mayRequest({ ...ours, permission: 'clipboard-sanitized-write' }, origin)).toBe(true);
   });
+  it('lets the app page ask for a call’s sound (getDisplayMedia names no device), which system-audio.ts then answers', () => {
+    expect(mayRequest({ ...ours, permission: 'media', mediaTypes: [] }, origin)).toBe(true);
+    expect(
+      mayRequest({ ...ours, from: 'https://evil.example/', permission: 'media', mediaTypes: [] }, origin),
+    ).toBe(false);
+    expect(mayRequest({ ...ours, isMainFrame: false, permission: 'media', mediaTypes: [] }, origin)).toBe(
+      false,
+    );
+  });
   it.each([
     ['the camera', { ...ours, permission: 'media', mediaTypes: ['audio', 'video'] }],
-    ['media that names no type', { ...ours, permission: 'media', mediaTypes: [] }],
     ['media without its types', { ...ours, permission: 'media' }],
     ['reading the clipboard', { ...ours, permission: 'clipboard-read' }],
     ['anything else', { ...ours, permission: 'geolocation' }],

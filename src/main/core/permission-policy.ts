@@ -3,9 +3,11 @@ import { originOf } from './sender-policy';
 /**
  * Electron security checklist, "Handle session permission requests from remote content": what
  * the app's own page, in its main frame, may use. The microphone, for audio only (never the
- * camera or a screen), and writing to the clipboard (Copy on the note, which Chromium asks for as
- * 'clipboard-sanitized-write' before every navigator.clipboard.writeText). Nothing else, and
- * nothing at all for another origin or a subframe. Reading the clipboard stays refused.
+ * camera), a telehealth visit's call (getDisplayMedia, which setDisplayMediaRequestHandler then
+ * answers with the system's sound alone: system-audio.ts), and writing to the clipboard (Copy on
+ * the note, which Chromium asks for as 'clipboard-sanitized-write' before every
+ * navigator.clipboard.writeText). Nothing else, and nothing at all for another origin or a
+ * subframe. Reading the clipboard stays refused.
  */
 export interface PermissionAsk {
   /** Electron's permission name ('media', 'clipboard-sanitized-write', 'geolocation', ...). */
@@ -22,8 +24,11 @@ export function mayRequest(
 ): boolean {
   if (!isOurPage(ask, appOrigin)) return false;
   if (ask.permission === 'media') {
-    const types = ask.mediaTypes ?? [];
-    return types.length > 0 && types.every((type) => type === 'audio');
+    // A getDisplayMedia request names no device type (Electron lists only microphones and cameras,
+    // web_contents_permission_helper.cc): the display-media handler decides what it gets. A request
+    // without the list at all is not one Electron makes, and is refused.
+    if (ask.mediaTypes === undefined) return false;
+    return ask.mediaTypes.every((type) => type === 'audio');
   }
   return ask.permission === 'clipboard-sanitized-write';
 }

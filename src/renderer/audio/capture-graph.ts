@@ -1,6 +1,8 @@
 import { SERVICE_SAMPLE_RATE } from '../../shared/audio-format';
 import { captureContextOptions } from './capture-latency';
 import { CaptureClock } from './capture-clock';
+import type { AudioLevel } from './level-meter';
+import { CALL_GAIN, MICROPHONE_GAIN, mixSource, type MixedSource } from './source-mix';
 import captureProcessorUrl from './worklet/capture-processor.ts?worker&url';
 import { CAPTURE_PROCESSOR_NAME, type FromCaptureWorklet, type ToCaptureWorklet } from './worklet/messages';
 
@@ -15,6 +17,18 @@ export interface CaptureGraph {
    * worklet does not answer within `timeoutMs` (a context the system suspended renders nothing).
    */
   flush(timeoutMs?: number): Promise<void>;
+  /**
+   * Mixes the call's sound into the capture from now on (telehealth, issue 30), in place of a call
+   * mixed before. Its stream stays the caller's: closing the graph does not stop it.
+   */
+  addCall(stream: MediaStream): void;
+  /** Takes the call out of the mix (its sound ended); the microphone goes on alone. */
+  removeCall(): void;
+  /**
+   * Each source's level over the last chunk's time, read when a chunk arrives; null for a source
+   * not measured (the microphone of a visit in the room: its chunks are its level) or not mixed.
+   */
+  sourceLevels(): { microphone: AudioLevel | null; call: AudioLevel | null };
   close(): Promise<void>;
 }
 
@@ -47,14 +61,20 @@ export interface CaptureGraphOptions {
    * 16 kHz context cannot take the microphone.
    */
   contextSampleRate?: number | 'device';
+  /**
+   * A telehealth visit: each source's level is measured on its own (sourceLevels), the call's
+   * from the moment it is mixed. Off, the graph is the microphone alone, as it always was.
+   */
+  separateLevels?: boolean;
   /** Each chunk as the worklet finished it. */
   onChunk(message: ArrayBuffer, info: ChunkInfo): void;
 }
 
 /**
- * Microphone → MediaStreamSource → the capture worklet. The worklet has no outputs, so nothing
+ * Microphone → MediaStreamSource → gain → the capture worklet, and in a telehealth visit the call's
+ * sound beside it into the same input (source-mix.ts). The worklet has no outputs, so nothing
  * reaches the speakers; Chromium pulls output-less worklets by itself. One graph per microphone:
- * a device switch closes this one and builds another.
+ * a device switch closes this one and builds another (the call is mixed into the new one).
  *
  * The context and the worklet are made ready first and the microphone is opened last, by
  * `openStream`: a microphone delivers from the moment it opens, and whatever it delivers before
@@ -69,18 +89,19 @@ export async function startCaptureGraph(
   let stream: MediaStream | undefined;
   try {
     stream = await openStream();
-    let source: MediaStreamAudioSourceNode;
+    const measured = options.separateLevels === true;
+    let microphone: MixedSource;
     try {
-      source = ready.context.createMediaStreamSource(stream);
+      microphone = mixSource(ready.context, stream, MICROPHONE_GAIN, ready.node, measured);
     } catch (error) {
       // Older engines refuse a microphone whose rate differs from the context's: run at its rate.
       if (wanted === 'device' || (error as DOMException).name !== 'NotSupportedError') throw error;
       await ready.context.close();
       ready = await readyWorklet(undefined, options);
-      source = ready.context.createMediaStreamSource(stream);
+      microphone = mixSource(ready.context, stream, MICROPHONE_GAIN, ready.node, measured);
     }
-    source.connect(ready.node);
     const { context, node, flushed, clock } = ready;
+    let call: MixedSource | undefined;
     let returning: ArrayBuffer[] = [];
     const send = (message: ToCaptureWorklet, transfer: Transferable[] = []) =>
       node.port.postMessage(message, transfer);
@@ -102,10 +123,22 @@ export async function startCaptureGraph(
         const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
         return Promise.race([flushed, late]).finally(() => clearTimeout(timer));
       },
+      addCall(callStream) {
+        call?.disconnect();
+        call = mixSource(context, callStream, CALL_GAIN, node, true);
+      },
+      removeCall() {
+        call?.disconnect();
+        call = undefined;
+      },
+      sourceLevels() {
+        return { microphone: microphone.level(), call: call?.level() ?? null };
+      },
       async close() {
         send({ type: 'stop' });
         node.port.onmessage = null;
-        source.disconnect();
+        microphone.disconnect();
+        call?.disconnect();
         await context.close();
       },
     };
@@ -119,12 +152,12 @@ export async function startCaptureGraph(
  * The capture context at `rate`, one chunk per render quantum (capture-latency.ts), or at the
  * device's rate and the default quantum when it cannot run at `rate`.
  */
-function createContext(rate: number | undefined): AudioContext {
+function createContext(rate: number | undefined, wholeChunks: boolean): AudioContext {
   try {
-    return new AudioContext(captureContextOptions(rate));
+    return new AudioContext(captureContextOptions(rate, { wholeChunks }));
   } catch (error) {
     if (rate === undefined) throw error;
-    return new AudioContext(captureContextOptions(undefined));
+    return new AudioContext(captureContextOptions(undefined, { wholeChunks }));
   }
 }
 
@@ -133,7 +166,8 @@ async function readyWorklet(
   rate: number | undefined,
   options: CaptureGraphOptions,
 ): Promise<{ context: AudioContext; node: AudioWorkletNode; flushed: Promise<void>; clock: CaptureClock }> {
-  const context = createContext(rate);
+  // A telehealth visit's graph renders at the default quantum (capture-latency.ts says why).
+  const context = createContext(rate, options.separateLevels !== true);
   try {
     await context.audioWorklet.addModule(captureProcessorUrl);
     const node = new AudioWorkletNode(context, CAPTURE_PROCESSOR_NAME, {

@@ -1,25 +1,40 @@
 import { SERVICE_SAMPLE_RATE } from '../../shared/audio-format';
 import { CHUNK_HEADER_BYTES, writeChunkHeader } from '../../shared/contract/audio-chunk';
+import { CallAudio } from './call-audio';
+import { CaptureCall } from './capture-call';
+import { CallEchoDetector } from './call-echo';
 import { startCaptureGraph, type CaptureGraph } from './capture-graph';
 import { chooseMicrophone, isStillConnected } from './device-choice';
-import { NoSignalDetector, measureLevel } from './level-meter';
+import { NoSignalDetector, measureLevel, type AudioLevel } from './level-meter';
 import type { CaptureDeps, CaptureSession, CaptureStatus } from './capture-types';
 import { MicrophoneError, listInputs, openMicrophone, type OpenedMicrophone } from './microphone';
 
 const DEFAULT_STALL_MS = 1_000;
 
+/** A chunk's sources' levels, read as it arrived (telehealth); undefined in a visit in the room. */
+type SourceLevels = ReturnType<CaptureGraph['sourceLevels']> | undefined;
+
 /**
- * One recording's microphone: opens it, runs the worklet, classifies each chunk's speech, fills in
- * the chunk header (sequence number, capture time, speech flag) and sends it to main. Follows the
- * microphone across hot-plugs (falling back to the default with a notice, and back again when the
- * chosen one returns), reports levels ten times a second, digital silence, and capture stalls.
- * It decides nothing about pausing: that is main's (DESIGN.md, "policy in main, signal in the renderer").
+ * One recording's microphone, and in a telehealth visit the call's sound mixed with it (issue 30):
+ * opens it, runs the worklet, classifies each chunk's speech, fills in the chunk header (sequence
+ * number, capture time, speech flag) and sends it to main. Follows the microphone across hot-plugs
+ * (falling back to the default with a notice, and back again when the chosen one returns), reports
+ * levels ten times a second (each source's in a telehealth visit), digital silence, capture stalls
+ * and the call's sound ending. It decides nothing about pausing: that is main's (DESIGN.md,
+ * "policy in main, signal in the renderer").
  */
 export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   const now = deps.now ?? Date.now;
   const stallMs = deps.stallMs ?? DEFAULT_STALL_MS;
   const noSignal = new NoSignalDetector();
-  let status: CaptureStatus = { state: 'starting', voiceDetection: 'loading', noSignal: false };
+  const telehealth = deps.settings.visitAudio === 'telehealth';
+  const initialCall = deps.call instanceof CallAudio ? deps.call : undefined;
+  let status: CaptureStatus = {
+    state: 'starting',
+    voiceDetection: 'loading',
+    noSignal: false,
+    ...(telehealth ? { call: initialCall ? 'recording' : 'not-shared' } : {}),
+  };
   const report = (patch: Partial<CaptureStatus>) => {
     status = { ...status, ...patch };
     deps.onStatus(status);
@@ -52,15 +67,28 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   let graph: CaptureGraph | undefined;
   let lastChunkAt = now();
   let pipeline: Promise<void> = Promise.resolve();
+  const echo = new CallEchoDetector();
+  const call = new CaptureCall(
+    () => graph,
+    (state) => {
+      // Another call, or none: what the microphone heard of the last one says nothing of the next.
+      echo.reset();
+      report({ call: state, callEcho: false });
+    },
+    initialCall,
+  );
 
   async function handle(
     message: ArrayBuffer,
     capturedAt: number,
     final: boolean,
     release: (message: ArrayBuffer) => void,
+    sources: SourceLevels,
   ): Promise<void> {
     const samples = new Int16Array(message, CHUNK_HEADER_BYTES);
-    const level = measureLevel(samples);
+    // The meter and the dead-microphone warning are about the microphone: in a telehealth visit its
+    // own level, in the room the chunk's (it is the microphone alone).
+    const level: AudioLevel = sources?.microphone ?? measureLevel(samples);
     const detector = await classifier;
     // Without voice detection every chunk counts as speech: the recording never auto-pauses, but
     // no word is lost.
@@ -78,7 +106,11 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
     });
     deps.sendChunk(message);
     release(message);
-    deps.onLevel({ ...level, speech: verdict.speech });
+    deps.onLevel({ ...level, speech: verdict.speech, ...(sources ? { call: sources.call } : {}) });
+    if (sources) {
+      const heard = echo.update(level.rmsDbfs, sources.call?.rmsDbfs ?? null);
+      if (heard !== (status.callEcho ?? false)) report({ callEcho: heard });
+    }
     const silent = noSignal.update(level, (samples.length / SERVICE_SAMPLE_RATE) * 1_000);
     if (silent !== status.noSignal) report({ noSignal: silent });
   }
@@ -95,12 +127,15 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
     const release = (message: ArrayBuffer) => slot.graph?.release(message);
     const built = await startCaptureGraph(openStream, {
       ...(deps.contextSampleRate ? { contextSampleRate: deps.contextSampleRate } : {}),
+      separateLevels: telehealth,
       onChunk: (message, { endTime, audioSamples, final }) => {
         lastChunkAt = now();
         if (status.state === 'stalled') report({ state: 'recording' });
         const capturedAt = started + endTime * 1_000 - (audioSamples / SERVICE_SAMPLE_RATE) * 1_000;
+        // Read now, as the chunk arrives: the sources' analysers hold the audio it was made of.
+        const sources = telehealth ? slot.graph?.sourceLevels() : undefined;
         pipeline = pipeline
-          .then(() => handle(message, capturedAt, final, release))
+          .then(() => handle(message, capturedAt, final, release, sources))
           .catch((error: unknown) => console.error('capture: a chunk could not be sent', error));
       },
     }).catch((error: unknown) => {
@@ -108,6 +143,7 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
       throw error;
     });
     slot.graph = built;
+    call.mixInto(built);
     const microphoneOpened = opened!;
     mic = microphoneOpened;
     graph = built;
@@ -192,6 +228,7 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   } catch (error) {
     clearInterval(watchdog);
     navigator.mediaDevices.removeEventListener('devicechange', onDeviceChange);
+    call.stop();
     void classifier.then((c) => c?.dispose());
     const message =
       error instanceof MicrophoneError ? error.message : 'The microphone could not be started. Try again.';
@@ -207,6 +244,13 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
       microphone = choice;
       await switchMicrophone();
     },
+    useCall(shared) {
+      if (stopped || !telehealth || !(shared instanceof CallAudio)) {
+        shared.stop();
+        return;
+      }
+      call.use(shared);
+    },
     async stop(options = {}) {
       if (stopped) return;
       stopped = true;
@@ -217,6 +261,7 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
       // chunk is lost with the old graph, as on any switch).
       if (options.sendTail) await graph?.flush();
       await close();
+      call.stop();
       // Chunks already in the pipeline are classified and sent before the recording ends.
       await pipeline;
       await (await classifier)?.dispose();

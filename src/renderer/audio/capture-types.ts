@@ -20,16 +20,39 @@ export interface CaptureStatus {
   noSignal: boolean;
   /** A sentence about something the clinician should know (a missing microphone, a failure). */
   notice?: string;
+  /**
+   * A telehealth visit's call (issue 30): its sound is being recorded, it ended (recording goes on
+   * from the microphone), or it was not shared (the window reloaded mid-visit). Absent in the room.
+   */
+  call?: CallState;
+  /** The microphone hears the call (speakers, not a headset): call-echo.ts. Telehealth only. */
+  callEcho?: boolean;
 }
 
+export type CallState = 'recording' | 'ended' | 'not-shared';
+
+/** The call's sound as the store passes it on (call-audio.ts's CallAudio is the browser's side). */
+export interface SharedCall {
+  readonly label: string;
+  stop(): void;
+}
+
+/**
+ * One chunk's levels for the meter: the microphone's (in the room, the chunk's own), whether the
+ * chunk is speech, and in a telehealth visit the call's (null while the call is not mixed).
+ */
 export interface CaptureLevel extends AudioLevel {
   speech: boolean;
+  call?: AudioLevel | null;
 }
 
 export interface CaptureDeps {
   /** The contract's one-way chunk channel. */
   sendChunk(message: ArrayBuffer): void;
-  settings: Pick<Settings, 'microphone' | 'audioProcessing'>;
+  /** visitAudio 'telehealth': the call's sound is mixed in (`call`, or shared later with useCall). */
+  settings: Pick<Settings, 'microphone' | 'audioProcessing' | 'visitAudio'>;
+  /** The call's sound, shared at Start (telehealth); the recording stops it when it stops. */
+  call?: SharedCall;
   loadClassifier(): Promise<ChunkClassifier>;
   onStatus(status: CaptureStatus): void;
   onLevel(level: CaptureLevel): void;
@@ -53,6 +76,8 @@ export interface CaptureSession {
   stop(options?: { sendTail?: boolean }): Promise<void>;
   /** Switches to another microphone mid-recording; the chunk sequence carries on. */
   useMicrophone(microphone: Settings['microphone']): Promise<void>;
+  /** Mixes a call shared mid-recording (telehealth), in place of one that ended or was not shared. */
+  useCall(call: SharedCall): void;
   /** Chunks sent to main so far; the next chunk's sequence number. */
   readonly chunksSent: number;
 }

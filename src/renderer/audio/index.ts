@@ -1,5 +1,6 @@
 import type { Settings } from '../../shared/settings';
 import type { MicrophoneAccess } from '../store/recording-slice';
+import { openCallAudio } from './call-audio';
 import { startCapture } from './capture-session';
 import { ensureMicrophoneAccess, listInputs } from './microphone';
 import { checkMicrophone } from './microphone-check';
@@ -7,7 +8,8 @@ import { loadSpeechDetector } from './vad/load-silero';
 
 /**
  * The app's microphones: capture-session with the Silero speech detector loaded from the app's own
- * files and tuned by the voice-detection settings, and the browser's device list.
+ * files and tuned by the voice-detection settings, the browser's device list, and this computer's
+ * sound for a telehealth visit.
  */
 export function createAppMicrophones(settings: () => Settings | null): MicrophoneAccess {
   return {
@@ -18,6 +20,7 @@ export function createAppMicrophones(settings: () => Settings | null): Microphon
       }),
     listInputs,
     ensureAccess: ensureMicrophoneAccess,
+    shareCall: openCallAudio,
     check: checkMicrophone,
     onDeviceChange(listener) {
       navigator.mediaDevices?.addEventListener('devicechange', listener);

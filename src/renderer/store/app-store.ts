@@ -51,6 +51,7 @@ const noMicrophones: MicrophoneAccess = {
   ensureAccess: async () => () => undefined,
   onDeviceChange: () => () => undefined,
   check: () => Promise.reject(new Error('This store has no microphone.')),
+  shareCall: () => Promise.reject(new Error('This store records no call.')),
 };
 
 /**

@@ -1,7 +1,13 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { RecorderView, ScribeApi, StartEncounter } from '../../shared/contract';
 import type { Settings } from '../../shared/settings';
-import type { CaptureDeps, CaptureSession, CaptureStatus, MicrophoneCheck } from '../audio/capture-types';
+import type {
+  CaptureDeps,
+  CaptureSession,
+  CaptureStatus,
+  MicrophoneCheck,
+  SharedCall,
+} from '../audio/capture-types';
 import type { InputDevice } from '../audio/device-choice';
 import type { AudioLevel } from '../audio/level-meter';
 
@@ -11,7 +17,7 @@ import { RECORDING_STATES, REJOINED_NOTICE } from './recording-states';
 
 /** How the store starts the microphone: the real capture in the app, a fake in store tests. */
 export type StartCapture = (
-  deps: Pick<CaptureDeps, 'sendChunk' | 'settings' | 'onStatus' | 'onLevel' | 'microphoneFirst'>,
+  deps: Pick<CaptureDeps, 'sendChunk' | 'settings' | 'onStatus' | 'onLevel' | 'microphoneFirst' | 'call'>,
 ) => Promise<CaptureSession>;
 
 /** The microphones, as the store sees them (the browser's media devices in the app). */
@@ -28,6 +34,12 @@ export interface MicrophoneAccess {
    * started twice).
    */
   ensureAccess(settings: Pick<Settings, 'microphone' | 'audioProcessing'>): Promise<() => void>;
+  /**
+   * Asks for this computer's sound, the call of a telehealth visit (issue 30): the browser's or the
+   * system's choice of what to share. Called straight from the clinician's press; rejects with the
+   * sentence to show.
+   */
+  shareCall(): Promise<SharedCall>;
   /** Opens the microphone for a level check only: nothing is recorded or sent. */
   check(
     settings: Pick<Settings, 'microphone' | 'audioProcessing'>,
@@ -52,6 +64,8 @@ export interface RecordingSlice {
   recordingError: string | null;
   /** Start was pressed and the microphone is being asked for (the system may be asking the clinician). */
   openingMicrophone: boolean;
+  /** The call's sound is being asked for: the clinician is choosing what to share (telehealth). */
+  sharingCall: boolean;
   /** Something the clinician should know about this recording (the window reloaded mid-visit). */
   recordingNotice: string | null;
   /** Microphones to choose from. */
@@ -75,6 +89,11 @@ export interface RecordingSlice {
    * back), the microphone is opened again and the recording carries on, with a notice.
    */
   rejoinRecording(): Promise<void>;
+  /**
+   * A telehealth visit whose call's sound ended, or was not shared after a reload: asks for it again
+   * and mixes it into the recording. Called straight from the clinician's press.
+   */
+  shareCallAgain(): Promise<void>;
   /** The clinician's pause (privacy): main stops sending audio until Resume. */
   pauseRecording(): Promise<void>;
   resumeRecording(): Promise<void>;
@@ -108,11 +127,16 @@ export const createRecordingSlice =
     }
 
     /** The visit's microphone, its chunks to main, its status and level to the screen. */
-    function openCapture(settings: Settings, microphoneFirst = false): Promise<CaptureSession> {
+    function openCapture(
+      settings: Settings,
+      microphoneFirst = false,
+      call?: SharedCall,
+    ): Promise<CaptureSession> {
       return microphones.start({
         sendChunk: (message) => api.sendChunk(message),
         settings,
         microphoneFirst,
+        ...(call ? { call } : {}),
         onStatus: (status) => {
           set({ capture: status });
           // Labels appear once the microphone is open (permission granted).
@@ -126,6 +150,7 @@ export const createRecordingSlice =
     async function startVisitAndCapture(
       settings: Settings,
       request: StartEncounter,
+      call: SharedCall | undefined,
     ): Promise<CaptureSession | undefined> {
       try {
         const view = await api.call('encounter.start', request);
@@ -145,7 +170,7 @@ export const createRecordingSlice =
         return undefined;
       }
       try {
-        return await openCapture(settings);
+        return await openCapture(settings, false, call);
       } catch (error) {
         // The microphone would not open: the service session must not wait for audio that never comes.
         await api.call('recorder.cancel').catch(() => undefined);
@@ -170,6 +195,7 @@ export const createRecordingSlice =
       levelFeed,
       recordingError: null,
       openingMicrophone: false,
+      sharingCall: false,
       recordingNotice: null,
       inputs: [],
       micCheck: { state: 'off' },
@@ -262,6 +288,21 @@ export const createRecordingSlice =
         levelFeed.publish(null);
         get().clearResults();
         const starting = (async (): Promise<CaptureSession | undefined> => {
+          // A telehealth visit asks for the call's sound first, while the press that started it
+          // still counts as the clinician's (browsers share a screen's sound only then); not shared,
+          // no visit is created, as for a microphone refused.
+          let call: SharedCall | undefined;
+          if (settings.visitAudio === 'telehealth') {
+            try {
+              set({ sharingCall: true });
+              call = await microphones.shareCall();
+            } catch (error) {
+              set({ recordingError: (error as Error).message });
+              return undefined;
+            } finally {
+              set({ sharingCall: false });
+            }
+          }
           let releaseAccess: () => void;
           try {
             // The microphone first: denied or missing, the clinician is told once and no visit is
@@ -269,13 +310,17 @@ export const createRecordingSlice =
             set({ openingMicrophone: true });
             releaseAccess = await microphones.ensureAccess(settings);
           } catch (error) {
+            call?.stop();
             set({ recordingError: (error as Error).message });
             return undefined;
           } finally {
             set({ openingMicrophone: false });
           }
           try {
-            return await startVisitAndCapture(settings, encounter.request);
+            const session = await startVisitAndCapture(settings, encounter.request, call);
+            // Nothing records it (the service refused, the microphone failed): the sharing ends.
+            if (!session) call?.stop();
+            return session;
           } finally {
             releaseAccess();
           }
@@ -320,6 +365,26 @@ export const createRecordingSlice =
         })();
         capture = rejoining;
         if (!(await rejoining) && capture === rejoining) capture = undefined;
+      },
+
+      async shareCallAgain() {
+        const running = capture;
+        if (!running) return;
+        let call: SharedCall;
+        try {
+          set({ sharingCall: true });
+          call = await microphones.shareCall();
+        } catch (error) {
+          set({ recordingError: (error as Error).message });
+          return;
+        } finally {
+          set({ sharingCall: false });
+        }
+        const session = await running;
+        // The visit ended while the clinician chose: nothing records the call.
+        if (!session || capture !== running) return call.stop();
+        set({ recordingError: null });
+        session.useCall(call);
       },
 
       async pauseRecording() {

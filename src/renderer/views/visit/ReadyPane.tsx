@@ -7,6 +7,7 @@ import { MicrophonePicker } from '../MicrophonePicker';
 import { SHORTCUTS, useShortcut } from '../shortcuts';
 import { SignInButton, SignInNeeded } from '../SignInPanel';
 import { ConsentCheck } from './ConsentCheck';
+import { VisitAudioChoice } from './VisitAudioChoice';
 
 /** What the last visit's end left to say on the next one's screen; nothing after a normal End. */
 const AFTER_WORDS: Partial<Record<RecorderView['state'], string>> = {
@@ -17,7 +18,8 @@ const AFTER_WORDS: Partial<Record<RecorderView['state'], string>> = {
 
 /**
  * The next visit, ready to start (issue 17): the encounter, date of birth and sex in one row; the
- * note and forms in one line that opens; the microphone small; one large Start with its shortcut.
+ * note and forms in one line that opens; where the patient is (in the room, or on a video call:
+ * issue 30); the microphone small; one large Start with its shortcut.
  * Nobody signed in: Start is disabled and says so, with Sign in beside it.
  */
 export function ReadyPane() {
@@ -28,6 +30,7 @@ export function ReadyPane() {
   const start = useAppStore((s) => s.startRecording);
   const auth = useAppStore((s) => s.auth);
   const opening = useAppStore((s) => s.openingMicrophone);
+  const sharingCall = useAppStore((s) => s.sharingCall);
   const linked = useAppStore(
     (s) => s.linkedEncounterId !== null && s.linkedEncounterId === s.draft?.encounterId,
   );
@@ -44,7 +47,11 @@ export function ReadyPane() {
       <div className="ready-header">
         <h2 id={headingId}>Next visit</h2>
         <p className="muted" role="status" data-testid="recorder-state" data-state={state}>
-          {opening ? 'Opening the microphone…' : (AFTER_WORDS[state] ?? '')}
+          {sharingCall
+            ? 'Choose the call to record, with its sound…'
+            : opening
+              ? 'Opening the microphone…'
+              : (AFTER_WORDS[state] ?? '')}
           {state === 'failed' && reason ? ` — ${reason}` : ''}
         </p>
         {linked && (
@@ -55,6 +62,7 @@ export function ReadyPane() {
       </div>
       {/* The visit before may still be finishing (offline, say): the next one need not wait for it. */}
       <EncounterForm />
+      <VisitAudioChoice />
       <div className="mic-row">
         <MicrophonePicker />
         <MicrophoneCheck />
@@ -82,7 +90,7 @@ export function ReadyPane() {
             <button
               type="button"
               className="start"
-              disabled={opening || consentMissing}
+              disabled={opening || sharingCall || consentMissing}
               onClick={() => void start()}
               aria-keyshortcuts={SHORTCUTS.end.aria}
               {...(consentMissing ? { 'aria-describedby': `${headingId}-consent` } : {})}

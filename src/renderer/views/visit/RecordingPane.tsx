@@ -10,6 +10,7 @@ import { LevelMeter } from '../LevelMeter';
 import { MicrophonePicker } from '../MicrophonePicker';
 import { RecordingDetails } from '../RecordingDetails';
 import { SHORTCUTS, useShortcut } from '../shortcuts';
+import { CallSoundLine } from './CallSoundLine';
 
 /** The state in one short line; the pause's own reason adds a sentence only where it says more. */
 function stateWords(state: RecorderView['state'], pauseReason: RecorderView['pauseReason']): string {
@@ -23,8 +24,9 @@ function stateWords(state: RecorderView['state'], pauseReason: RecorderView['pau
 
 /**
  * The visit being recorded (issue 17): its encounter and patient; a large running time; the state
- * in one short line (a red dot only while audio is being sent); the level meter; Pause, End and
- * Cancel with their shortcuts. The same state and time are in the window title.
+ * in one short line (a red dot only while audio is being sent) and, in a telehealth visit, whether
+ * the call's sound is recorded too (issue 30); the level meter (the microphone's, and the call's);
+ * Pause, End and Cancel with their shortcuts. The same state and time are in the window title.
  */
 export function RecordingPane() {
   const headingId = useId();
@@ -78,11 +80,12 @@ export function RecordingPane() {
           {stateWords(state, pauseReason)}
         </p>
       </div>
+      <CallSoundLine />
       {extra && <p className="muted">{extra}</p>}
       <RecordingDetails />
       {capture && (
         <>
-          <LevelMeter paused={pausedByYou} withVisitClock />
+          <LevelMeter paused={pausedByYou} withVisitClock call={capture.call !== undefined} />
           <p className="muted" data-testid="microphone-name">
             Microphone: {capture.device?.label || 'system default'}
             {capture.voiceDetection === 'loading' && ' · starting voice detection…'}

@@ -1,0 +1,118 @@
+/**
+ * Whether the microphone hears the call (issue 30): a telehealth visit on speakers instead of a
+ * headset. The call's sound is recorded from the computer already, so what the microphone hears of
+ * it is a second, later copy of the patient's voice in the mix. Measured at the service
+ * (docs/telehealth.md): about 6 dB under the call's own copy and some tens of ms after it. The
+ * browser's echo cancellation removed it, but in browser mode it also changed both voices at the
+ * service (the waveform of each correlated 0.6 to 0.9 with its source instead of 0.98 to 1), so
+ * the recording keeps the microphone as the clinician set it, and this says when a headset would
+ * help: the window then asks for one.
+ *
+ * Fed each chunk's two levels (the call's and the microphone's, read at the same moment): while
+ * the call speaks, an echo makes the microphone's level follow the call's, chunk by chunk; a
+ * headset's microphone hears the room then (flat), or the clinician talking over the patient (not
+ * following the call). Pure and allocation-free after construction, like the speech detector.
+ */
+export interface CallEchoOptions {
+  /** Chunks remembered: 8 s, of which the call must speak in at least `minCallChunks`. */
+  window: number;
+  /** Chunks of the call speaking judged together: 4 s of the patient talking. */
+  minCallChunks: number;
+  /**
+   * The microphone may hear the call up to this many chunks after the call's own copy: the room's
+   * path (speakers' buffering and the air, tens of ms) plus how the two captures line up (the
+   * e2e measured 30 to 110 ms), within a chunk or two of 100 ms.
+   */
+  maxLagChunks: number;
+  /** The call is speaking when its chunk is at least this loud (dBFS RMS). */
+  callSpeechDbfs: number;
+  /** Correlation of the two levels at which the microphone is taken to hear the call... */
+  onAt: number;
+  /** ...and under which it no longer is (a gap between the two, so the notice does not flicker). */
+  offAt: number;
+  /** The microphone's level must come within this many dB of the call's to be an echo worth saying. */
+  audibleWithinDb: number;
+}
+
+export const CALL_ECHO_DEFAULTS: CallEchoOptions = {
+  window: 80,
+  minCallChunks: 40,
+  maxLagChunks: 2,
+  callSpeechDbfs: -45,
+  onAt: 0.7,
+  offAt: 0.4,
+  audibleWithinDb: 30,
+};
+
+export class CallEchoDetector {
+  private readonly call: Float64Array;
+  private readonly mic: Float64Array;
+  /** Chunks seen, in all (the ring's newest is at (seen - 1) % window). */
+  private seen = 0;
+  private heard = false;
+
+  constructor(private readonly options: CallEchoOptions = CALL_ECHO_DEFAULTS) {
+    this.call = new Float64Array(options.window);
+    this.mic = new Float64Array(options.window);
+  }
+
+  /** One chunk's levels (dBFS RMS; the call's null while it is not mixed). Returns whether the microphone hears the call. */
+  update(micDbfs: number, callDbfs: number | null): boolean {
+    if (callDbfs === null) return this.heard;
+    const at = this.seen % this.options.window;
+    this.call[at] = callDbfs;
+    this.mic[at] = micDbfs;
+    this.seen++;
+    // Judged as each chunk of the call speaking comes in; silence between turns changes nothing.
+    if (callDbfs < this.options.callSpeechDbfs) return this.heard;
+    let best = { r: -1, micUnderCallDb: Number.POSITIVE_INFINITY };
+    for (let lag = 0; lag <= this.options.maxLagChunks; lag++) {
+      const measured = this.measure(lag);
+      if (measured && measured.r > best.r) best = measured;
+    }
+    if (!this.heard && best.r >= this.options.onAt && best.micUnderCallDb <= this.options.audibleWithinDb)
+      this.heard = true;
+    else if (this.heard && best.r > -1 && best.r < this.options.offAt) this.heard = false;
+    return this.heard;
+  }
+
+  /** The call ended or was replaced: what was heard of it says nothing of the next. */
+  reset(): void {
+    this.seen = 0;
+    this.heard = false;
+  }
+
+  /**
+   * Pearson correlation of the call's level with the microphone's `lag` chunks later, over the
+   * remembered chunks where the call speaks, and how far under the call the microphone sits (dB);
+   * undefined while the call has not spoken in enough of them.
+   */
+  private measure(lag: number): { r: number; micUnderCallDb: number } | undefined {
+    const { window, callSpeechDbfs, minCallChunks } = this.options;
+    const count = Math.min(this.seen, window) - lag;
+    const oldest = this.seen - Math.min(this.seen, window);
+    let n = 0;
+    let sumCall = 0;
+    let sumMic = 0;
+    let sumCallMic = 0;
+    let sumCallSquared = 0;
+    let sumMicSquared = 0;
+    for (let k = 0; k < count; k++) {
+      const c = this.call[(oldest + k) % window]!;
+      if (c < callSpeechDbfs) continue;
+      const m = this.mic[(oldest + k + lag) % window]!;
+      n++;
+      sumCall += c;
+      sumMic += m;
+      sumCallMic += c * m;
+      sumCallSquared += c * c;
+      sumMicSquared += m * m;
+    }
+    if (n < minCallChunks) return undefined;
+    const covariance = sumCallMic - (sumCall * sumMic) / n;
+    const callVariance = sumCallSquared - (sumCall * sumCall) / n;
+    const micVariance = sumMicSquared - (sumMic * sumMic) / n;
+    const r = callVariance > 0 && micVariance > 0 ? covariance / Math.sqrt(callVariance * micVariance) : 0;
+    return { r, micUnderCallDb: (sumCall - sumMic) / n };
+  }
+}
