@@ -20,6 +20,12 @@ const CADENCE_SPECS = /hidden-page\.spec\.ts/;
  * starved fake device.
  */
 const FIDELITY_SPECS = /capture\.spec\.ts/;
+/**
+ * The telehealth visits (issue 30) judge both sources, microphone and call tab, sample by sample at
+ * the service, for the same reason after the rest, two at a time: each plays a call tab through
+ * its own browser beside its fake microphone.
+ */
+const TELEHEALTH_SPECS = /telehealth(-echo-headset|-echo-speakers)?\.spec\.ts/;
 /** Specs that record the whole 40 s conversation (about 50 s each). */
 const LONG_SPECS = /visit\.spec\.ts/;
 
@@ -44,7 +50,7 @@ export default defineConfig<ScribeTestOptions>({
     { name: 'browser-long', testMatch: LONG_SPECS, use: { target: 'browser' } },
     {
       name: 'browser',
-      testIgnore: [COMMAND_LINE_SPECS, LONG_SPECS, CADENCE_SPECS, FIDELITY_SPECS],
+      testIgnore: [COMMAND_LINE_SPECS, LONG_SPECS, CADENCE_SPECS, FIDELITY_SPECS, TELEHEALTH_SPECS],
       use: { target: 'browser' },
     },
     // The hidden-page specs judge the chunks' cadence to a few ms: they run once the rest is done,
@@ -59,6 +65,13 @@ export default defineConfig<ScribeTestOptions>({
       name: 'browser-fidelity',
       testMatch: FIDELITY_SPECS,
       dependencies: ['browser-cadence'],
+      use: { target: 'browser' },
+    },
+    {
+      name: 'browser-telehealth',
+      testMatch: TELEHEALTH_SPECS,
+      dependencies: ['browser-fidelity'],
+      workers: 2,
       use: { target: 'browser' },
     },
     ...(electron.available

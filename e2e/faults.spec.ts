@@ -1,9 +1,7 @@
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
-import { createHash } from 'node:crypto';
-import { connectionStarts, withoutResumeRepeats } from '../sandbox/test-support/resume-repeats';
-import { contiguousFromZero } from './support/captured-audio';
 import { expect, startVisit, test, useExternalService, type Watched } from './support/external-service';
+import { MAX_REPEAT_BYTES, expectEveryCapturedByte as everyCapturedByte } from './support/service-audio';
 import type { SandboxProcess, SandboxSession } from '../sandbox/test-support/sandbox-process';
 
 /**
@@ -28,7 +26,6 @@ const turns = (
 const VISIT_TURNS = 3;
 const LAST_WORD_MS = turns[VISIT_TURNS - 1]!.endMs;
 const END_AT = `0:${String(Math.ceil(LAST_WORD_MS / 1_000 + 0.5)).padStart(2, '0')}`;
-const CHUNK_BYTES = 3_200;
 
 test.use({ fakeMicrophone: WAV });
 test.skip(
@@ -73,45 +70,16 @@ async function openOnConnection(sandbox: SandboxProcess, id: string, connections
     .toBe(connections);
 }
 
-/**
- * With the ACK extension a reconnect resumes exactly where the service stopped; without it, from
- * the last offset the service proved with a pong, which may repeat what it read after its last
- * pong: one round trip plus one ping interval (a chunk) of audio, two chunks here on loopback
- * (docs/reliability.md, "A service without ACK").
- */
-const MAX_REPEAT_BYTES = { ack: 0, noAck: 2 * CHUNK_BYTES };
-
-/**
- * The sandbox has the audio the page captured: every chunk, once, in order, after taking out the
- * span repeated at each resume point (none with ACK, at most `maxRepeat` bytes without).
- */
+/** The sandbox has every captured byte (support/service-audio.ts), and the whole short visit. */
 async function expectEveryCapturedByte(
   sandbox: SandboxProcess,
   sessionId: string,
   watched: Watched,
   maxRepeat = MAX_REPEAT_BYTES.ack,
 ): Promise<SandboxSession & { repeats: number[] }> {
-  const { audio } = watched;
-  expect(audio.seqs, 'chunk numbers the page sent').toEqual(contiguousFromZero(audio.count));
   // The whole short visit was captured (a chunk is 100 ms).
-  expect(audio.count).toBeGreaterThanOrEqual(LAST_WORD_MS / 100);
-  const session = await sandbox.session(sessionId);
-  expect(session.status).toBe('completed');
-  // Every chunk is 3,200 bytes but the final one (End's tail, 640–3,200): the sum of real lengths.
-  expect(
-    audio.chunks.slice(0, -1).every((c) => c.pcm.byteLength === CHUNK_BYTES),
-    'every chunk but the last is 100 ms',
-  ).toBe(true);
-  const received = await sandbox.audio(sessionId);
-  expect(createHash('sha256').update(received).digest('hex')).toBe(session.pcm_sha256);
-  const found = withoutResumeRepeats(received, connectionStarts(session.timeline), audio.pcm());
-  expect(found, 'each connection at the sandbox continues the captured audio without a gap').toBeDefined();
-  const { pcm, repeats } = found!;
-  expect(pcm.length, 'bytes the sandbox accepted, repeats taken out').toBe(audio.bytes);
-  expect(createHash('sha256').update(pcm).digest('hex'), 'SHA-256 of that audio').toBe(audio.sha256());
-  for (const repeat of repeats)
-    expect(repeat, 'bytes repeated at a resume point').toBeLessThanOrEqual(maxRepeat);
-  return { ...session, repeats };
+  expect(watched.audio.count).toBeGreaterThanOrEqual(LAST_WORD_MS / 100);
+  return everyCapturedByte(sandbox, sessionId, watched.audio, maxRepeat);
 }
 
 const statesShown = (watched: Watched) => watched.states.map((s) => s.state);

@@ -105,3 +105,144 @@ export function median(values: number[]): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
+
+/** One turn of a source as found in the received audio. */
+export interface FoundTurn {
+  startMs: number;
+  /** received[k] ≈ source[k − lag] over the turn, in samples. */
+  lag: number;
+  /** The waveform correlation over the whole turn at that lag (1: the same sound). */
+  wholeCorrelation: number;
+  /**
+   * The median, over the turn's half-second pieces, of each piece's best waveform correlation
+   * within 30 ms of the turn's lag: near 1 for a turn that arrived, even one that a capture
+   * shifted by a few ms part-way (which lowers the whole turn's); near 0 for one that did not.
+   */
+  correlation: number;
+  /** The turn's level at the service against its level in the source, dB. */
+  gainDb: number;
+}
+
+/**
+ * Each turn of `source` in `received` (both 16 kHz), in order: where it lines up best and how well.
+ * Each turn is looked for from where the one before it was found (the first from `nearLag`, from
+ * alignSource), `earlierMs` before to `laterMs` after: a source whose audio was delayed part-way
+ * (a capture that inserted silence) is followed; one that lost audio would be found earlier than
+ * its last turn. Coarse on 10 ms energy envelopes, then sample by sample. A turn present at the
+ * service correlates near 1 (its own speaker's sound, the other source silent); a turn that never
+ * arrived, near 0.
+ */
+export function findTurns(
+  source: Int16Array,
+  received: Int16Array,
+  turns: readonly { startMs: number; endMs: number }[],
+  nearLag: number,
+  { earlierMs = 30, laterMs = 250 }: { earlierMs?: number; laterMs?: number } = {},
+): FoundTurn[] {
+  const HOP = 160;
+  const a = envelope(source, HOP);
+  const b = envelope(received, HOP);
+  let around = nearLag;
+  return turns.map((turn) => {
+    const from = Math.round((turn.startMs / 1_000) * 16_000);
+    const length = Math.round(((turn.endMs - turn.startMs) / 1_000) * 16_000);
+    // Coarse: the envelope shift within the range that best matches the turn's envelope.
+    const first = Math.floor(from / HOP);
+    const hops = Math.floor(length / HOP);
+    let coarse = around;
+    let bestEnvelope = -2;
+    const lowest = Math.floor((around - (earlierMs / 1_000) * 16_000) / HOP);
+    const highest = Math.ceil((around + (laterMs / 1_000) * 16_000) / HOP);
+    for (let shift = lowest; shift <= highest; shift++) {
+      if (first + shift < 0 || first + shift + hops > b.length) continue;
+      const r = pearson(a.slice(first, first + hops), b.slice(first + shift, first + shift + hops));
+      if (r > bestEnvelope) [bestEnvelope, coarse] = [r, shift * HOP];
+    }
+    // Fine: sample by sample, two hops either side of the coarse lag.
+    let best = { lag: coarse, correlation: -1 };
+    for (let lag = coarse - 2 * HOP; lag <= coarse + 2 * HOP; lag++) {
+      const c = correlationAt(source, received, lag, from + lag, length);
+      if (c > best.correlation) best = { lag, correlation: c };
+    }
+    const pieces = piecesCorrelation(source, received, from, length, best.lag);
+    // A turn not found (its source had ended) says nothing of where the next one is.
+    if (pieces > 0.5) around = best.lag;
+    let sourceEnergy = 0;
+    let receivedEnergy = 0;
+    for (let k = from; k < from + length; k++) {
+      sourceEnergy += (source[k] ?? 0) ** 2;
+      receivedEnergy += (received[k + best.lag] ?? 0) ** 2;
+    }
+    const gainDb = 10 * Math.log10(Math.max(1e-12, receivedEnergy) / Math.max(1e-12, sourceEnergy));
+    return {
+      startMs: turn.startMs,
+      lag: best.lag,
+      wholeCorrelation: best.correlation,
+      correlation: pieces,
+      gainDb,
+    };
+  });
+}
+
+/** The median over half-second pieces of source[from, from + length) of each one's best correlation near `lag`. */
+function piecesCorrelation(
+  source: Int16Array,
+  received: Int16Array,
+  from: number,
+  length: number,
+  lag: number,
+): number {
+  const PIECE = 8_000;
+  const SEARCH = 480;
+  const found: number[] = [];
+  for (let start = from; start + PIECE <= from + length; start += PIECE) {
+    let best = -1;
+    for (let l = lag - SEARCH; l <= lag + SEARCH; l++)
+      best = Math.max(best, correlationAt(source, received, l, start + l, PIECE));
+    found.push(best);
+  }
+  return found.length > 0 ? median(found) : correlationAt(source, received, lag, from + lag, length);
+}
+
+/** Int16 samples of LINEAR16 bytes (little-endian, as the chunks carry them). */
+export function samplesOf(pcm: Buffer): Int16Array {
+  return new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.byteLength));
+}
+
+/**
+ * How loud a second, later copy of `source` (an echo) is in `received`, against the first copy,
+ * over `windows` of the source (ms), each with where its two copies sit (received[k] ≈
+ * source[k − lag]): both gains fitted together by least squares, in dB of the echo's gain under
+ * the direct copy's. An echo the browser removed fits at far below -30 dB.
+ */
+export function echoUnderDirectDb(
+  source: Int16Array,
+  received: Int16Array,
+  windows: readonly { startMs: number; endMs: number; directLag: number; echoLag: number }[],
+): number {
+  let dd = 0;
+  let ee = 0;
+  let de = 0;
+  let dr = 0;
+  let er = 0;
+  for (const { startMs, endMs, directLag, echoLag } of windows) {
+    // The window in received time, wide enough for both copies.
+    const from = Math.round((startMs / 1_000) * 16_000) + Math.min(directLag, echoLag);
+    const to = Math.round((endMs / 1_000) * 16_000) + Math.max(directLag, echoLag);
+    for (let k = Math.max(0, from); k < Math.min(received.length, to); k++) {
+      const d = source[k - directLag] ?? 0;
+      const e = source[k - echoLag] ?? 0;
+      const r = received[k]!;
+      dd += d * d;
+      ee += e * e;
+      de += d * e;
+      dr += d * r;
+      er += e * r;
+    }
+  }
+  // [dd de; de ee] [gd; ge] = [dr; er]
+  const det = dd * ee - de * de;
+  const direct = (dr * ee - er * de) / det;
+  const echo = (er * dd - dr * de) / det;
+  return 20 * Math.log10(Math.max(1e-9, Math.abs(echo)) / Math.max(1e-9, Math.abs(direct)));
+}

@@ -93,13 +93,15 @@ export { expect };
 
 /**
  * First run pointed at `serviceUrl` as the sandbox's bearer partner, with auto-pause at its
- * longest (20 s: the conversation's 8 s silence is not paused, so every captured chunk is sent).
- * Save signs in (Register on first use, then Login) with nothing else to type.
+ * longest (20 s: the conversation's 8 s silence is not paused, so every captured chunk is sent),
+ * or after `autoPauseSeconds`. Save signs in (Register on first use, then Login) with nothing else
+ * to type.
  */
 export async function useExternalService(
   page: Page,
   serviceUrl: string,
   providerId = 'dr-faults',
+  autoPauseSeconds = 20,
 ): Promise<void> {
   await page.getByRole('button', { name: 'Connect to your organisation’s service' }).click();
   await page.getByLabel('Service URL').fill(serviceUrl);
@@ -112,9 +114,9 @@ export async function useExternalService(
   await expect(page.getByTestId('sign-in-state')).toContainText(`Signed in as ${providerId}`, {
     timeout: 15_000,
   });
-  // The clinician's own page: auto-pause at its longest.
+  // The clinician's own page: auto-pause at its longest, or as asked.
   await openSettings(page, 'Recording and display');
-  await page.getByLabel('Auto-pause after (seconds without speech)').fill('20');
+  await page.getByLabel('Auto-pause after (seconds without speech)').fill(String(autoPauseSeconds));
   await saveAndGoBack(page);
 }
 

@@ -30,6 +30,11 @@ export interface ScribeTestOptions {
    * or undefined for no microphone flags. Worker-scoped: a spec that sets it gets its own browser.
    */
   fakeMicrophone: string | undefined;
+  /**
+   * The title of a "call" tab whose sound getDisplayMedia shares (a telehealth visit, issue 30;
+   * e2e/support/call-tab.ts opens it), or undefined. Worker-scoped like the microphone.
+   */
+  callTab: string | undefined;
 }
 
 interface WorkerFixtures extends ScribeTestOptions {
@@ -48,11 +53,12 @@ interface TestFixtures {
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   target: ['browser', { option: true, scope: 'worker' }],
   fakeMicrophone: [undefined, { option: true, scope: 'worker' }],
+  callTab: [undefined, { option: true, scope: 'worker' }],
   seedFiles: [{}, { option: true }],
 
   browser: [
-    async ({ fakeMicrophone }, use) => {
-      const browser = await launchChromium({ wav: fakeMicrophone });
+    async ({ fakeMicrophone, callTab }, use) => {
+      const browser = await launchChromium({ wav: fakeMicrophone, callTab });
       await use(browser);
       await browser.close();
     },

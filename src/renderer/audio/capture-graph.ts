@@ -152,12 +152,12 @@ export async function startCaptureGraph(
  * The capture context at `rate`, one chunk per render quantum (capture-latency.ts), or at the
  * device's rate and the default quantum when it cannot run at `rate`.
  */
-function createContext(rate: number | undefined, wholeChunks: boolean): AudioContext {
+function createContext(rate: number | undefined): AudioContext {
   try {
-    return new AudioContext(captureContextOptions(rate, { wholeChunks }));
+    return new AudioContext(captureContextOptions(rate));
   } catch (error) {
     if (rate === undefined) throw error;
-    return new AudioContext(captureContextOptions(undefined, { wholeChunks }));
+    return new AudioContext(captureContextOptions(undefined));
   }
 }
 
@@ -166,8 +166,7 @@ async function readyWorklet(
   rate: number | undefined,
   options: CaptureGraphOptions,
 ): Promise<{ context: AudioContext; node: AudioWorkletNode; flushed: Promise<void>; clock: CaptureClock }> {
-  // A telehealth visit's graph renders at the default quantum (capture-latency.ts says why).
-  const context = createContext(rate, options.separateLevels !== true);
+  const context = createContext(rate);
   try {
     await context.audioWorklet.addModule(captureProcessorUrl);
     const node = new AudioWorkletNode(context, CAPTURE_PROCESSOR_NAME, {

@@ -37,20 +37,9 @@ export interface CaptureContextOptions {
 /**
  * The capture context's options at `rate` (Hz), one chunk per render quantum; undefined: the
  * device's rate, unknown until the context exists, so the default quantum.
- *
- * `wholeChunks: false` keeps the default quantum at any rate: a telehealth visit (issue 30), whose
- * graph has a second input, the call's sound, arriving in irregular packets from another capture.
- * With a whole chunk per quantum, each render takes 100 ms from every input at once; in the e2e
- * under load the microphone's input then ran dry twice in four telehealth visits (10 and 20 ms of
- * silence inserted into it, its later audio delayed by as much), and not once in the visits
- * rendered at the default quantum (docs/telehealth.md). The cost is in docs/benchmarks.md.
  */
-export function captureContextOptions(
-  rate: number | undefined,
-  { wholeChunks = true }: { wholeChunks?: boolean } = {},
-): CaptureContextOptions {
-  if (rate === undefined || !wholeChunks)
-    return { ...(rate !== undefined ? { sampleRate: rate } : {}), latencyHint: CAPTURE_RENDER_LATENCY_S };
+export function captureContextOptions(rate: number | undefined): CaptureContextOptions {
+  if (rate === undefined) return { latencyHint: CAPTURE_RENDER_LATENCY_S };
   return {
     sampleRate: rate,
     latencyHint: CAPTURE_RENDER_LATENCY_S,

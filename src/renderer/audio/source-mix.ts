@@ -15,9 +15,9 @@ import { measureFloatLevel, type AudioLevel } from './level-meter';
 export const MICROPHONE_GAIN = 1;
 /**
  * The call at unity too. Calling apps deliver speech already levelled by their own gain control,
- * at or above a microphone's level without it; the e2e measured the call tab 6 dB under its file
- * and the microphone at its file's level (docs/telehealth.md), with no clipped sample in the mix.
- * Two loud voices at once could clip; the chunker clips at full scale rather than wrap.
+ * at or above a microphone's level without it. The e2e found each speaker at the service at its
+ * own file's level (within 0.5 dB) and no sample at full scale (e2e/telehealth.spec.ts). Two loud
+ * voices at once could clip; the chunker clips at full scale rather than wrap.
  */
 export const CALL_GAIN = 1;
 
