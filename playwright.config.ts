@@ -25,7 +25,7 @@ const FIDELITY_SPECS = /capture\.spec\.ts/;
  * the service, for the same reason after the rest, two at a time: each plays a call tab through
  * its own browser beside its fake microphone.
  */
-const TELEHEALTH_SPECS = /telehealth(-echo-headset|-echo-speakers)?\.spec\.ts/;
+const TELEHEALTH_SPECS = /(^|\/)telehealth(-echo-headset|-echo-speakers)?\.spec\.ts$/;
 /** Specs that record the whole 40 s conversation (about 50 s each). */
 const LONG_SPECS = /visit\.spec\.ts/;
 
