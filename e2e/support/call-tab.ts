@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { CALL_TAB_TITLE } from './chromium';
 
 /**
  * The "call" of a telehealth visit (issue 30): a tab of its own, titled CALL_TAB_TITLE, that plays
@@ -15,7 +16,7 @@ import { readFileSync } from 'node:fs';
  * opened the microphone, and the call plays. A round trip through the test runner took 300 to
  * 900 ms, which let the patient run into the clinician's next turn.
  */
-export const CALL_TAB_TITLE = 'Telehealth call';
+export { CALL_TAB_TITLE } from './chromium';
 const CHANNEL = 'scribe-e2e-telehealth-call';
 const PATH = '/__e2e-call__/';
 

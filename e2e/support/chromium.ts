@@ -29,9 +29,8 @@ export const CHROMIUM_FLAGS = [
  *
  * `realScreenCapture`: without the fake UI. Its auto-accept also answers getDisplayMedia, with a
  * source of its own ("Could not start audio source" for a tab's sound, measured), so a spec that
- * shares a call tab leaves it out and grants the microphone through Playwright instead (the
- * fixtures do for browser mode); the fake device then plays `wav` to the microphone alone, and the
- * tab's sound is the tab's.
+ * shares a call tab leaves it out; the fake device then plays `wav` to the microphone alone, and
+ * the tab's sound is the tab's.
  */
 export function fakeMicrophoneFlags(
   wav: string | undefined,
@@ -39,11 +38,18 @@ export function fakeMicrophoneFlags(
 ): string[] {
   if (!wav) return [];
   return [
-    ...(options.realScreenCapture ? [] : ['--use-fake-ui-for-media-stream']),
+    // Without the fake UI the microphone is still granted without a prompt, by its own switch
+    // (it leaves the screen-capture picker alone).
+    options.realScreenCapture
+      ? '--auto-accept-camera-and-microphone-capture'
+      : '--use-fake-ui-for-media-stream',
     '--use-fake-device-for-media-stream',
     `--use-file-for-fake-audio-capture=${resolve(wav)}${options.loop ? '' : '%noloop'}`,
   ];
 }
+
+/** The title of a telehealth visit's call tab (support/call-tab.ts): the browser shares its sound. */
+export const CALL_TAB_TITLE = 'Telehealth call';
 
 /**
  * A telehealth visit's call in another tab (issue 30): getDisplayMedia picks the tab titled
