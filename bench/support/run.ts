@@ -68,7 +68,9 @@ export async function startChromium(options: { wav?: string; loop?: boolean } = 
  * every other benchmark) but on a DevTools port instead of Playwright's pipe; `drive` connects,
  * runs steps, and disconnects, which detaches every DevTools session from the page.
  */
-export async function startDetachedChromium(options: { wav?: string; loop?: boolean } = {}) {
+export async function startDetachedChromium(
+  options: { wav?: string; loop?: boolean; callTab?: string } = {},
+) {
   const executable = chromiumExecutable();
   if (!executable || !existsSync(executable))
     throw new CannotMeasure('no Chromium: install Debian chromium or set CHROMIUM_PATH');
