@@ -6,6 +6,7 @@ import { HistoryView } from './views/HistoryView';
 import { useIdleLock } from './views/idle-lock';
 import { LaunchAddressNeeded } from './views/LaunchAddressNeeded';
 import { LockScreen } from './views/LockScreen';
+import { PinSetup } from './views/PinSetup';
 import { PolicyProblem } from './views/PolicyProblem';
 import { RecordView } from './views/visit/RecordView';
 import { ResultsView } from './views/ResultsView';
@@ -27,6 +28,13 @@ export function App() {
   const refused = useAppStore((s) => s.link === 'refused');
   const [showSettings, setShowSettings] = useState(false);
   const locked = useAppStore((s) => s.locked);
+  // Signed in, with no PIN of their own here yet: nothing of a patient until they choose one.
+  const pinNeeded = useAppStore(
+    (s) =>
+      s.privacy?.pinNeeded === true &&
+      s.auth?.signedIn === true &&
+      !RECORDING_STATES.has(s.recorder?.state ?? 'idle'),
+  );
   const recording = useAppStore((s) => RECORDING_STATES.has(s.recorder?.state ?? 'idle'));
   const idleMinutes = useAppStore((s) => s.settings?.idleLockMinutes ?? 10);
   const lockForIdle = useAppStore((s) => s.lockForIdle);
@@ -37,7 +45,7 @@ export function App() {
   // The EHR's visit links open their visit in the pane (issue 18), once there is a workspace.
   const leaveSettings = useCallback(() => setShowSettings(false), []);
   useOpenLinkedVisits({
-    enabled: firstRunComplete && !locked && !policyBroken,
+    enabled: firstRunComplete && !locked && !pinNeeded && !policyBroken,
     settingsOpen: showSettings,
     leaveSettings,
   });
@@ -53,6 +61,8 @@ export function App() {
         <PolicyProblem />
       ) : locked ? (
         <LockScreen />
+      ) : pinNeeded && !setup ? (
+        <PinSetup />
       ) : setup ? (
         <main className="app-main">
           <div className="stack">

@@ -39,6 +39,8 @@ import { createVisitNotes, noteVerbs } from './notes/visit-notes';
 import { createClinicianVisits } from './privacy/clinician-visits';
 import { createActingClinician } from './privacy/acting-clinician';
 import { deliveryTargetOf } from './encounter/service-session';
+import { createUnlockPins } from './privacy/unlock-pins';
+import { createWindowPrivacy } from './privacy/window-privacy';
 
 export interface AppCoreDeps {
   settingsStorage: JsonStorage;
@@ -191,8 +193,11 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     onAuthChange: (status) => {
       const changed = clinician.observe(status);
       events.emit('auth.changed', clinician.shown(status));
-      // Another clinician now: History shows theirs alone.
-      if (changed) events.emit('history.changed', { entries: myHistory() });
+      // Another clinician now: History shows theirs alone, and they may need a PIN.
+      if (changed) {
+        events.emit('history.changed', { entries: myHistory() });
+        void privacy.clinicianChanged();
+      }
     },
     onNotification: (sessionId) => encounters.wake(sessionId),
   });
@@ -237,6 +242,21 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     clock: deps.clock,
     log: deps.log,
   });
+  const pins = createUnlockPins({ secrets: deps.secrets, log: deps.log });
+  const privacy = createWindowPrivacy({
+    gate: signOutGate,
+    pins,
+    storage: createJsonFileStorage(join(deps.appInfo.dataDirectory, 'privacy.json'), deps.log),
+    clinician: () => clinician.here(),
+    reauthenticate: async (providerId) => (await session()).auth.reauthenticate(providerId),
+    recording: () => encounters.isStarting() || RECORDING_STATES.has(encounters.view().state),
+    forgetHeld: () => notes.forgetHeld(),
+    signOut: () => signOut(),
+    onChange: (status) => events.emit('privacy.changed', status),
+    log: deps.log,
+  });
+  // Before anything is sent on anyone's behalf: the last run's lock and sign-out hold.
+  await privacy.restore();
   repairSpoolManifests(history, spoolRoot, deps.clock.now(), deps.log);
   reconcileHistory(history, encounters.spooled.list());
   const sweep = () => {
@@ -303,10 +323,19 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       checkLinkProvider(providerId, clinician.linkFacts(policy?.policy.linksMaySwitchProvider === true)),
     switchProvider: async (providerId) => {
       clinician.switchTo(providerId);
+      await privacy.clinicianChanged();
       // Signed in as the link's provider now, so the window shows who it acts as.
       await (await session()).auth.current().catch(() => undefined);
     },
   });
+  const signOut = async () => {
+    await privacy.signedOut();
+    await (await session()).auth.signOut();
+    visitLinks.clear();
+    notes.forgetHeld();
+    // A provider a link switched to was for that clinician's run: the next one is the settings'.
+    clinician.endSwitch();
+  };
   const router = createContractRouter(
     {
       'app.info': () => deps.appInfo,
@@ -314,13 +343,25 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       'settings.set': async (patch) => {
         const saved = await settings.update(patch);
         // Who the app is, set by hand, ends a switch a link made.
-        if (IDENTITY_SETTINGS.some((key) => key in patch)) clinician.endSwitch({ forgetStatus: true });
+        if (IDENTITY_SETTINGS.some((key) => key in patch)) {
+          clinician.endSwitch({ forgetStatus: true });
+          // Another clinician with a PIN here: locked before anything signs in as them.
+          await privacy.clinicianChanged();
+        }
         return saved;
       },
-      ...partnerTokenVerbs({ secrets: deps.secrets, settings, auth: async () => (await session()).auth }),
+      ...partnerTokenVerbs({
+        secrets: deps.secrets,
+        settings,
+        auth: async () => (await session()).auth,
+        // The organisation's credential again (IT): a PIN blocked by wrong tries may be chosen anew.
+        onEntered: (service, partnerId) =>
+          void pins.clearBlocked(service, partnerId).then(() => privacy.changed()),
+      }),
       'auth.status': () => authStatus(),
       'auth.signIn': async () => {
-        signOutGate.signIn();
+        // A clinician with a PIN here signs in to a locked window, which asks for it.
+        await privacy.signIn();
         const current = await session();
         await current.auth.signIn().catch(() => undefined); // the status says what went wrong
         return authStatus();
@@ -330,12 +371,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         return authStatus();
       },
       'auth.signOut': async () => {
-        signOutGate.signOut();
-        await (await session()).auth.signOut();
-        visitLinks.clear();
-        notes.forgetHeld();
-        // A provider a link switched to was for that clinician's run: the next one is the settings'.
-        clinician.endSwitch();
+        await signOut();
         return authStatus();
       },
       'encounter.start': async (request) => {
@@ -386,24 +422,15 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         return undefined;
       },
       ...noteVerbs(notes),
-      'privacy.status': () => ({ locked: signOutGate.locked() }),
-      'privacy.lock': () => {
-        // Never while a visit records: the recording screen stays (the window does the same).
-        if (encounters.isStarting() || RECORDING_STATES.has(encounters.view().state))
-          throw new UserFacingError(
-            'invalid_request',
-            'A visit is being recorded: the window does not lock.',
-          );
-        signOutGate.lock();
-        notes.forgetHeld();
-        deps.log.info('privacy: the window locked');
-        return { locked: true };
+      'privacy.status': () => privacy.status(),
+      'privacy.lock': () => privacy.lock(),
+      'privacy.unlock': async (request) => {
+        const unlocked = await privacy.unlock(request);
+        // Visits that were on their way when the window locked go on now.
+        if (!unlocked.locked) void resumeFinishing();
+        return unlocked;
       },
-      'privacy.unlock': () => {
-        signOutGate.unlock();
-        deps.log.info('privacy: the window was unlocked');
-        return { locked: false };
-      },
+      'privacy.setPin': ({ pin }) => privacy.setPin(pin),
       'visitLinks.get': () => visitLinks.links(),
       'visitLinks.take': ({ id, switchProvider }) =>
         visitLinks.take(id, switchProvider === undefined ? {} : { switchProvider }),

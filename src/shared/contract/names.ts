@@ -37,6 +37,7 @@ export const VERB_NAMES = [
   'privacy.status',
   'privacy.lock',
   'privacy.unlock',
+  'privacy.setPin',
 ] as const;
 export const EVENT_NAMES = [
   'heartbeat',
@@ -47,6 +48,7 @@ export const EVENT_NAMES = [
   'results.progress',
   'history.changed',
   'visitLinks.changed',
+  'privacy.changed',
 ] as const;
 
 export type VerbName = (typeof VERB_NAMES)[number];

@@ -62,6 +62,11 @@ export interface AuthManager extends TokenSource {
   cancelSignIn(): void;
   /** Drops the service token; standard partners also forget (and revoke) the refresh token. */
   signOut(): Promise<void>;
+  /**
+   * Standard partners: a fresh sign-in at the IdP that must be `providerId` (unlocking a window);
+   * rejects with sign_in_failed for anyone else, and keeps the signed-in state as it was.
+   */
+  reauthenticate(providerId: string): Promise<void>;
   /** Bearer and Single Auth Token partners: store the partner token (empty removes it). */
   setPartnerToken(token: string): Promise<void>;
   /** Stops timers and pending sign-ins; the manager is not used after this. */
@@ -325,6 +330,14 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       reset();
       await partner.forget();
       log.info('auth: signed out', { model: authModel });
+      emit();
+    },
+    async reauthenticate(expectedProvider) {
+      if (authModel !== 'standard')
+        throw authError('not_configured', 'only a standard partner signs in again');
+      await partner.reauthenticate(expectedProvider);
+      // The fresh ID token is the partner token from now on; the next call logs in with it.
+      if (!valid(held)) await loginOnce(false);
       emit();
     },
     async setPartnerToken(token) {

@@ -28,6 +28,12 @@ export interface PartnerTokenSource {
   cancel(): boolean;
   /** Sign-out: forget (and revoke) what lets the app sign in again without the user. */
   forget(): Promise<void>;
+  /**
+   * Standard partners: the person at the keyboard signs in again at the IdP, password and all
+   * (unlocking a window, issue 29), and must be `expectedSub`. Anyone else is refused and nothing
+   * of their sign-in is kept. Shared tokens are the organisation's and prove nobody: refused.
+   */
+  reauthenticate(expectedSub: string): Promise<void>;
 }
 
 export function sharedPartnerToken(secrets: SecretBox): PartnerTokenSource {
@@ -41,6 +47,9 @@ export function sharedPartnerToken(secrets: SecretBox): PartnerTokenSource {
     cancel: () => false,
     // The partner token is the organisation's, configured by the admin: signing out keeps it.
     async forget() {},
+    async reauthenticate() {
+      throw authError('not_configured', 'a shared partner token proves nobody');
+    },
   };
 }
 
@@ -113,7 +122,7 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
     }
   };
 
-  const signIn = (): Promise<string> => {
+  const signIn = (fresh?: { expectedSub: string }): Promise<string> => {
     if (interactive) return interactive.promise;
     const abort = new AbortController();
     const promise = (async () => {
@@ -126,8 +135,17 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
           clock: deps.clock,
           timeoutMs: deps.signInTimeoutMs,
           signal: abort.signal,
+          fresh: fresh !== undefined,
         });
-        log.info('auth: signed in at the identity provider', {});
+        if (fresh && tokens.sub !== fresh.expectedSub) {
+          log.warn('auth: another person signed in at the identity provider to unlock', {});
+          throw authError(
+            'sign_in_failed',
+            'another subject',
+            `You signed in as ${tokens.sub}; this window is ${fresh.expectedSub}'s. It stays locked: ${fresh.expectedSub} unlocks it, or signs out.`,
+          );
+        }
+        log.info('auth: signed in at the identity provider', { fresh: fresh !== undefined });
         return await keep(tokens);
       } finally {
         interactive = undefined;
@@ -149,6 +167,12 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
         if (!mayAsk || !isAuthProblem(error, 'sign_in_needed')) throw error;
       }
       return signIn();
+    },
+    async reauthenticate(expectedSub) {
+      // A sign-in already waiting for the browser is not fresh: it is replaced by one that is.
+      interactive?.abort.abort();
+      await interactive?.promise.catch(() => undefined);
+      await signIn({ expectedSub });
     },
     identity: () => ({
       ...(current?.sub ? { sub: current.sub } : {}),
