@@ -56,7 +56,7 @@ for (const scheme of ['light', 'dark'] as const) {
     const { page } = scribe;
     await page.setViewportSize(VIEWPORT);
     await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+    await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
     await tryTheDemo(page);
     // A returning clinician: the app opens on the workspace.
     await page.reload();
