@@ -228,6 +228,54 @@ describe('the PIN', () => {
     expect(await refusal('notes.get', { sessionId })).toBe('answered');
   });
 
+  it('a blocked PIN lets nobody in as its clinician: not Settings, not a typed token the service refuses', async () => {
+    core = await createTestCore();
+    await useBearerPartner(core, sandbox.url, 'dr-victim');
+    await callVerb(core, 'auth.signIn');
+    await callVerb(core, 'privacy.setPin', { pin: '4321' });
+    const sessionId = await visit('victim1');
+    await callVerb(core, 'privacy.lock');
+    for (const pin of ['0001', '0002', '0003', '0004']) await refusal('privacy.unlock', { pin });
+    expect(await refusal('privacy.unlock', { pin: '0005' })).toMatch(/^Too many wrong PINs/);
+
+    // Another provider signs in (the same partner token), then Settings names the victim again:
+    // signed out at once.
+    await callVerb(core, 'settings.set', { providerId: 'dr-evil' });
+    await callVerb(core, 'auth.signIn');
+    await callVerb(core, 'privacy.setPin', { pin: '1111' });
+    await callVerb(core, 'settings.set', { providerId: 'dr-victim' });
+    expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({ signedOutByClinician: true });
+    expect(await refusal('results.get', { sessionId })).toBe('You signed out: sign in to open a visit.');
+    expect(await refusal('auth.signIn')).toMatch(/^Too many wrong PINs for dr-victim\./);
+
+    // Any text typed as the partner token clears nothing: only one the service takes.
+    await callVerb(core, 'secrets.setPartnerToken', { token: 'not-the-organisations-token' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await refusal('auth.signIn')).toMatch(/^Too many wrong PINs for dr-victim\./);
+    expect(await refusal('results.get', { sessionId })).toBe('You signed out: sign in to open a visit.');
+  });
+
+  it('a locked window changes nobody: who signs in, the partner token and a link’s provider wait for the unlock', async () => {
+    core = await createTestCore();
+    await useBearerPartner(core, sandbox.url, 'dr-locked');
+    await callVerb(core, 'auth.signIn');
+    await callVerb(core, 'privacy.setPin', { pin: '2580' });
+    await callVerb(core, 'privacy.lock');
+    expect(await refusal('settings.set', { providerId: 'dr-else' })).toBe(
+      'This window is locked: unlock it to change who signs in.',
+    );
+    expect(await refusal('secrets.setPartnerToken', { token: SANDBOX_BEARER_TOKEN })).toBe(
+      'This window is locked: unlock it first.',
+    );
+    expect(await refusal('auth.signIn')).toBe('This window is locked: unlock it first.');
+    expect(await refusal('visitLinks.take', { id: 1, switchProvider: true })).toBe(
+      'This window is locked: unlock it to sign in as the link’s provider.',
+    );
+    // What is not about who signs in still goes (the theme, say).
+    expect(await refusal('settings.set', { theme: 'dark' })).toBe('answered');
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, clinician: 'dr-locked' });
+  });
+
   it('is each clinician’s own: another provider’s PIN opens nothing of dr-a’s', async () => {
     core = await createTestCore();
     await useBearerPartner(core, sandbox.url, 'dr-a');
@@ -248,14 +296,14 @@ describe('the PIN', () => {
     const sessionId = await visit('minea');
 
     // No Sign out this time: dr-b's provider ID typed into Settings over dr-a's signed-in window.
-    await useBearerPartner(core, sandbox.url, 'dr-b');
+    await callVerb(core, 'settings.set', { providerId: 'dr-b' });
     expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, clinician: 'dr-b' });
     expect(await refusal('encounter.start', { kind: 'ambient', encounterId: 'asb' })).toBe(
       'This window is locked: unlock it to record.',
     );
     await callVerb(core, 'privacy.unlock', { pin: '2222' });
     // And back to dr-a's: their PIN again, and their visit opens only then.
-    await useBearerPartner(core, sandbox.url, 'dr-a');
+    await callVerb(core, 'settings.set', { providerId: 'dr-a' });
     expect(await refusal('results.get', { sessionId })).toBe(
       'This window is locked: unlock it to open a visit.',
     );

@@ -39,6 +39,13 @@ export function App() {
   const idleMinutes = useAppStore((s) => s.settings?.idleLockMinutes ?? 10);
   const lockForIdle = useAppStore((s) => s.lockForIdle);
   useIdleLock(idleMinutes * 60_000, recording || !firstRunComplete, lockForIdle);
+  // Main locked while a visit recorded (another clinician's sign-in, say): the lock screen once it ends.
+  const heldLock = useAppStore((s) => s.privacy?.locked === true && !s.locked);
+  const receivePrivacy = useAppStore((s) => s.receivePrivacy);
+  const privacy = useAppStore((s) => s.privacy);
+  useEffect(() => {
+    if (heldLock && !recording && privacy) receivePrivacy(privacy);
+  }, [heldLock, recording, privacy, receivePrivacy]);
   const setup = !firstRunComplete || showSettings;
   useEffect(() => applyTheme(document.documentElement, theme), [theme]);
   const policyBroken = useAppStore((s) => s.appInfo?.policyProblem !== undefined);

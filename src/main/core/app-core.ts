@@ -196,7 +196,11 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       // Another clinician now: History shows theirs alone, and they may need a PIN.
       if (changed) {
         events.emit('history.changed', { entries: myHistory() });
-        void privacy.clinicianChanged();
+        privacy
+          .clinicianChanged()
+          .catch((error: unknown) =>
+            deps.log.warn('privacy: the lock could not be checked', { error: (error as Error).name }),
+          );
       }
     },
     onNotification: (sessionId) => encounters.wake(sessionId),
@@ -341,6 +345,12 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       'app.info': () => deps.appInfo,
       'settings.get': () => settings.get(),
       'settings.set': async (patch) => {
+        // Who signs in is not changed behind a locked window: its clinician unlocks first.
+        if (signOutGate.locked() && IDENTITY_SETTINGS.some((key) => key in patch))
+          throw new UserFacingError(
+            'invalid_request',
+            'This window is locked: unlock it to change who signs in.',
+          );
         const saved = await settings.update(patch);
         // Who the app is, set by hand, ends a switch a link made.
         if (IDENTITY_SETTINGS.some((key) => key in patch)) {
@@ -354,16 +364,36 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         secrets: deps.secrets,
         settings,
         auth: async () => (await session()).auth,
-        // The organisation's credential again (IT): a PIN blocked by wrong tries may be chosen anew.
+        refuse: () => {
+          if (signOutGate.locked())
+            throw new UserFacingError('invalid_request', 'This window is locked: unlock it first.');
+        },
+        // The organisation's credential again (IT): a PIN blocked by wrong tries may be chosen
+        // anew, once the service took the token (any text typed there would not do).
         onEntered: (service, partnerId) =>
-          void pins.clearBlocked(service, partnerId).then(() => privacy.changed()),
+          void (async () => {
+            const current = await session();
+            if (current.connection.service !== service) return;
+            await current.auth.current();
+            // That check signed in to the service: not for a window its clinician signed out of.
+            if (signOutGate.signedOut()) await current.auth.signOut();
+            await pins.clearBlocked(service, partnerId);
+            await privacy.changed();
+          })().catch((error: unknown) =>
+            deps.log.info('privacy: blocked PINs stay blocked: the partner token was not taken', {
+              error: (error as Error).name,
+            }),
+          ),
       }),
       'auth.status': () => authStatus(),
       'auth.signIn': async () => {
+        // The first Sign in after a Sign out: whoever is at the keyboard proves it at the IdP.
+        const afterSignOut = signOutGate.signedOut();
         // A clinician with a PIN here signs in to a locked window, which asks for it.
         await privacy.signIn();
         const current = await session();
-        await current.auth.signIn().catch(() => undefined); // the status says what went wrong
+        // The status says what went wrong.
+        await current.auth.signIn({ freshLogin: afterSignOut }).catch(() => undefined);
         return authStatus();
       },
       'auth.cancelSignIn': async () => {
@@ -409,6 +439,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         return undefined;
       },
       'history.discard': async ({ sessionId }) => {
+        signOutGate.refuseWhileSignedOut('discard a visit');
         encounters.spooled.discard(unfinished(sessionId));
         return undefined;
       },
@@ -432,8 +463,11 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       },
       'privacy.setPin': ({ pin }) => privacy.setPin(pin),
       'visitLinks.get': () => visitLinks.links(),
-      'visitLinks.take': ({ id, switchProvider }) =>
-        visitLinks.take(id, switchProvider === undefined ? {} : { switchProvider }),
+      'visitLinks.take': ({ id, switchProvider }) => {
+        // Another clinician, signed in for a link, only by someone signed in and unlocked.
+        if (switchProvider) signOutGate.refuseWhileSignedOut('sign in as the link’s provider');
+        return visitLinks.take(id, switchProvider === undefined ? {} : { switchProvider });
+      },
       'visitLinks.decline': ({ id }) => {
         visitLinks.decline(id);
         return undefined;

@@ -100,14 +100,15 @@ export const createPrivacySlice =
       },
       receivePrivacy(status) {
         const wasLocked = get().locked;
+        set({ privacy: status });
         if (status.locked && !wasLocked) {
+          // A visit recording keeps its screen; the lock shows once it has ended (App.tsx).
           if (!get().forgetPatientDetails()) return;
           set({ locked: true, lockedForIdle: false });
         } else if (!status.locked && wasLocked) {
           set({ locked: false, lockedForIdle: false, privacyError: null });
           void get().loadVisitLinks();
         }
-        set({ privacy: status });
       },
     };
   };

@@ -41,14 +41,14 @@ export function PinSetup() {
           nobody else at this laptop sees your patients&apos; notes. Use 4 to 12 digits.
         </p>
         <form className="pin-form" onSubmit={(event) => void submit(event)}>
-          <Field label="PIN" problem={mainError ?? undefined}>
+          <Field label="PIN" hint="4 to 12 digits." problem={mainError ?? undefined}>
             {(controlProps) => (
               <input
                 {...controlProps}
                 ref={pin}
                 type="password"
                 inputMode="numeric"
-                autoComplete="new-password"
+                autoComplete="off"
                 maxLength={12}
                 data-testid="new-pin"
               />
@@ -61,7 +61,7 @@ export function PinSetup() {
                 ref={again}
                 type="password"
                 inputMode="numeric"
-                autoComplete="new-password"
+                autoComplete="off"
                 maxLength={12}
                 data-testid="new-pin-again"
               />

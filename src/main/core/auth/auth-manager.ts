@@ -56,8 +56,11 @@ export interface AuthManager extends TokenSource {
   renew(rejectedToken?: string): Promise<ServiceCredentials>;
   status(): AuthStatus;
   onChange(listener: (status: AuthStatus) => void): () => void;
-  /** The user's "Sign in": like current(), but a standard partner may open the browser. */
-  signIn(): Promise<AuthStatus>;
+  /**
+   * The user's "Sign in": like current(), but a standard partner may open the browser.
+   * freshLogin (after the clinician signed out): the IdP asks for the password again.
+   */
+  signIn(options?: { freshLogin?: boolean }): Promise<AuthStatus>;
   /** Stops a sign-in that waits for the browser; it rejects with sign_in_cancelled. */
   cancelSignIn(): void;
   /** Drops the service token; standard partners also forget (and revoke) the refresh token. */
@@ -176,7 +179,11 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
   }
 
   /** The partner token for Login, made known to the log scrubber first. */
-  async function partnerTokenForLogin(request: { interactive: boolean; fresh?: boolean }): Promise<string> {
+  async function partnerTokenForLogin(request: {
+    interactive: boolean;
+    fresh?: boolean;
+    freshLogin?: boolean;
+  }): Promise<string> {
     const token = await partner.get(request);
     options.secretValues?.add(token);
     return token;
@@ -204,7 +211,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
     );
   }
 
-  async function login(interactive: boolean): Promise<ServiceCredentials> {
+  async function login(interactive: boolean, freshLogin = false): Promise<ServiceCredentials> {
     const started = epoch;
     phase = held ? 'refreshing' : 'signing-in';
     emit();
@@ -214,7 +221,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       const startedAt = clock.now();
       let result: LoginResult;
       try {
-        result = await loginWith(await partnerTokenForLogin({ interactive }));
+        result = await loginWith(await partnerTokenForLogin({ interactive, freshLogin }));
       } catch (error) {
         // A standard partner's ID token refused (expired by the service's clock, keys rotated):
         // one fresh ID token through the refresh token, then give up.
@@ -260,11 +267,11 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
   }
 
   /** One login at a time, shared by every caller that needs one meanwhile (no stampede). */
-  function loginOnce(interactive: boolean): Promise<ServiceCredentials> {
+  function loginOnce(interactive: boolean, freshLogin = false): Promise<ServiceCredentials> {
     if (inFlight) return inFlight.promise;
     const attempt = {
       interactive,
-      promise: login(interactive).finally(() => {
+      promise: login(interactive, freshLogin).finally(() => {
         if (inFlight === attempt) inFlight = undefined;
       }),
     };
@@ -316,10 +323,10 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    async signIn() {
+    async signIn(options = {}) {
       // A silent login already under way may make the browser unnecessary: let it finish first.
       if (inFlight && !inFlight.interactive) await inFlight.promise.catch(() => undefined);
-      if (!valid(held)) await loginOnce(true);
+      if (!valid(held)) await loginOnce(true, options.freshLogin === true && authModel === 'standard');
       return status();
     },
     cancelSignIn() {

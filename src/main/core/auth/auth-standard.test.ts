@@ -165,6 +165,23 @@ describe('standard partner sign-in', () => {
     expect(await secrets.get(SECRET_NAMES.oidcRefreshToken)).not.toBe(refreshBefore);
   });
 
+  it('the first Sign in after a Sign out asks the IdP for the password again', async () => {
+    const user = username();
+    const browser = headlessBrowser({ username: user });
+    const { manager } = make(sandbox, browser.openExternal);
+    await manager.signIn();
+    await manager.signOut();
+    await manager.signIn({ freshLogin: true });
+    expect(browser.opened).toHaveLength(2);
+    const first = new URL(browser.opened[0]!);
+    const second = new URL(browser.opened[1]!);
+    expect(first.searchParams.get('prompt')).toBe('consent');
+    expect(first.searchParams.get('max_age')).toBeNull();
+    expect(second.searchParams.get('prompt')).toBe('login consent');
+    expect(second.searchParams.get('max_age')).toBe('0');
+    expect(manager.status()).toMatchObject({ signedIn: true, providerId: user });
+  });
+
   it('stops a pending sign-in on cancel and closes the loopback listener', async () => {
     const browser = idleBrowser();
     const { manager } = make(sandbox, browser.openExternal);

@@ -35,8 +35,10 @@ export interface OidcTokens {
   idTokenLifetimeMs: number;
   sub: string;
   name?: string;
-  /** When the person last signed in at the IdP (auth_time), wall-clock ms, when the IdP says. */
+  /** When the person last signed in at the IdP (auth_time), ms on the IdP's clock, when it says. */
   authTime?: number;
+  /** When the ID token was issued (iat), ms on the IdP's clock. */
+  issuedAt: number;
 }
 
 export const DEFAULT_SCOPE = 'openid profile offline_access';
@@ -79,6 +81,7 @@ function toTokens(response: client.TokenEndpointResponse & client.TokenEndpointR
     sub: claims.sub,
     ...(typeof claims.name === 'string' ? { name: claims.name } : {}),
     ...(typeof claims.auth_time === 'number' ? { authTime: claims.auth_time * 1000 } : {}),
+    issuedAt: claims.iat * 1000,
   };
 }
 
@@ -119,8 +122,12 @@ export interface InteractiveSignIn {
   fresh?: boolean;
 }
 
-/** How far the IdP's clock may run behind ours when its auth_time is checked. */
-const AUTH_TIME_SKEW_MS = 60_000;
+/**
+ * A fresh sign-in's auth_time is checked against the token's iat, both on the IdP's clock (so a
+ * clock that runs fast or slow changes nothing): the person signed in at most as long before
+ * the token was issued as this sign-in took, plus this margin for the IdP's own steps.
+ */
+const AUTH_TIME_MARGIN_MS = 30_000;
 
 export async function signInInteractively(options: InteractiveSignIn): Promise<OidcTokens> {
   const { config, settings, signal } = options;
@@ -172,7 +179,11 @@ export async function signInInteractively(options: InteractiveSignIn): Promise<O
       throw problem.id === 'sign_in_needed' ? authError('sign_in_failed', problem.serviceMessage) : problem;
     }
     // An IdP that ignored max_age (a session from this morning) proves nothing about who is here.
-    if (options.fresh && (tokens.authTime === undefined || tokens.authTime < startedAt - AUTH_TIME_SKEW_MS)) {
+    const took = options.clock.now() - startedAt;
+    if (
+      options.fresh &&
+      (tokens.authTime === undefined || tokens.issuedAt - tokens.authTime > took + AUTH_TIME_MARGIN_MS)
+    ) {
       throw authError(
         'sign_in_failed',
         'the ID token has no recent auth_time',

@@ -19,9 +19,11 @@ import {
 export interface PartnerTokenSource {
   /**
    * interactive: may open the browser (only on the user's own "Sign in"). fresh: the service
-   * refused the last token, so get a new one even if it looks valid.
+   * refused the last token, so get a new one even if it looks valid. freshLogin: the person at
+   * the keyboard signs in now, password and all (the first Sign in after a Sign out: an IdP
+   * session the browser still holds may be the last clinician's).
    */
-  get(options: { interactive: boolean; fresh?: boolean }): Promise<string>;
+  get(options: { interactive: boolean; fresh?: boolean; freshLogin?: boolean }): Promise<string>;
   /** Who the token says the user is (standard partners), for the status line. */
   identity(): { sub?: string; name?: string };
   /** Stops a sign-in waiting for the browser. Returns whether one was waiting. */
@@ -72,7 +74,7 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
   let config: Promise<client.Configuration> | undefined;
   let current: OidcTokens | undefined;
   let refreshing: Promise<string> | undefined;
-  let interactive: { promise: Promise<string>; abort: AbortController } | undefined;
+  let interactive: { promise: Promise<string>; abort: AbortController; fresh: boolean } | undefined;
 
   const configuration = (): Promise<client.Configuration> => {
     config ??= discover(deps.settings).catch((error: unknown) => {
@@ -122,7 +124,14 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
     }
   };
 
-  const signIn = (fresh?: { expectedSub: string }): Promise<string> => {
+  /** fresh: prompt=login; expectedSub: and it must be this person. */
+  const signIn = async (fresh?: { expectedSub?: string }): Promise<string> => {
+    // A fresh sign-in never joins one that is not (its password was never asked): that one ends.
+    while (interactive && fresh && !interactive.fresh) {
+      const pending = interactive;
+      pending.abort.abort();
+      await pending.promise.catch(() => undefined);
+    }
     if (interactive) return interactive.promise;
     const abort = new AbortController();
     const promise = (async () => {
@@ -137,8 +146,13 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
           signal: abort.signal,
           fresh: fresh !== undefined,
         });
-        if (fresh && tokens.sub !== fresh.expectedSub) {
+        if (fresh?.expectedSub !== undefined && tokens.sub !== fresh.expectedSub) {
           log.warn('auth: another person signed in at the identity provider to unlock', {});
+          // Nothing of theirs is kept: their refresh token is revoked, best effort.
+          if (tokens.refreshToken)
+            void configuration()
+              .then((config) => revokeRefreshToken(config, tokens.refreshToken!))
+              .catch(() => undefined);
           throw authError(
             'sign_in_failed',
             'another subject',
@@ -152,12 +166,13 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
         deps.onWaiting(false);
       }
     })();
-    interactive = { promise, abort };
+    interactive = { promise, abort, fresh: fresh !== undefined };
     return promise;
   };
 
   return {
-    async get({ interactive: mayAsk, fresh }) {
+    async get({ interactive: mayAsk, fresh, freshLogin }) {
+      if (mayAsk && freshLogin) return signIn({});
       if (!fresh && usable(current)) return current.idToken;
       try {
         // One refresh at a time: two with the same (rotating) refresh token would burn it.
@@ -169,9 +184,6 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
       return signIn();
     },
     async reauthenticate(expectedSub) {
-      // A sign-in already waiting for the browser is not fresh: it is replaced by one that is.
-      interactive?.abort.abort();
-      await interactive?.promise.catch(() => undefined);
       await signIn({ expectedSub });
     },
     identity: () => ({

@@ -63,12 +63,9 @@ export function createActingClinician(settings: {
         target: {
           service: serviceOf(settingsNow.service),
           partnerId: settingsNow.partnerId,
-          // A standard partner's clinician is whom the IdP said, once it has.
-          providerId: standard
-            ? authNow?.signedIn
-              ? (authNow.providerId ?? '')
-              : ''
-            : configuredProviderId(settingsNow),
+          // A standard partner's clinician is whom the IdP said last (still known when the
+          // service token has ended, so a lock then is still theirs).
+          providerId: standard ? (authNow?.providerId ?? '') : configuredProviderId(settingsNow),
         },
         model: settingsNow.authModel,
         demo: settingsNow.service.kind === 'builtin-sandbox',

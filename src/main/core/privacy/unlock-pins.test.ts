@@ -35,15 +35,41 @@ describe('unlock PINs', () => {
     expect(await pins.state(here)).toEqual({ kind: 'none' });
   });
 
-  it('an unreadable store knows no PIN (the clinician chooses a new one) and says so in the log', async () => {
+  it('an unreadable store blocks every PIN (fails closed) until the partner token clears it', async () => {
     const secrets = createMemorySecretBox();
     await secrets.set('unlock-pins', '{ not json');
     const log = captureLog();
     const pins = createUnlockPins({ secrets, log });
-    expect(await pins.state(here)).toEqual({ kind: 'none' });
+    expect(await pins.state(here)).toEqual({ kind: 'blocked' });
     expect(await pins.check(here, '1234')).toEqual({ ok: false, triesLeft: 0 });
+    await expect(pins.set(here, '1234')).rejects.toThrow('The stored PINs cannot be read');
     expect(log.lines.map((line) => line.message)).toContain(
-      'privacy: the stored PINs could not be read; clinicians choose new ones',
+      'privacy: the stored PINs could not be read; nobody unlocks with one until IT acts',
     );
+    await pins.clearBlocked(here.service, here.partnerId);
+    expect(await pins.state(here)).toEqual({ kind: 'none' });
+  });
+
+  it('a store that cannot be written still spends each wrong try, and blocks at the limit', async () => {
+    const inner = createMemorySecretBox();
+    const pins = createUnlockPins({
+      secrets: {
+        ...inner,
+        get: (name) => inner.get(name),
+        delete: (name) => inner.delete(name),
+        set: async (name, value) => {
+          if (readOnly) throw new Error('EROFS');
+          await inner.set(name, value);
+        },
+      },
+      log: captureLog(),
+    });
+    let readOnly = false;
+    await pins.set(here, '1234');
+    readOnly = true;
+    for (let left = MAX_PIN_TRIES - 1; left >= 0; left -= 1)
+      expect(await pins.check(here, '9999')).toEqual({ ok: false, triesLeft: left });
+    expect(await pins.state(here)).toEqual({ kind: 'blocked' });
+    expect(await pins.check(here, '1234')).toEqual({ ok: false, triesLeft: 0 });
   });
 });

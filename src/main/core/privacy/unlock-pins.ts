@@ -23,7 +23,11 @@ const SECRET_NAME = 'unlock-pins';
 export const MAX_PIN_TRIES = 5;
 /** Digits only, as the exam-room keyboards' number pads and the products clinicians know. */
 export const PIN_RULE = { pattern: /^\d{4,12}$/, sentence: 'Use 4 to 12 digits.' } as const;
-/** N=2^15, r=8: 32 MiB and about 0.1 s per try on an exam-room laptop (OWASP's scrypt minimum is 2^17 with r=8 for passwords; a PIN also has a try limit). */
+/**
+ * N=2^15, r=8: 32 MiB and about 0.1 s per try here. That slows a copied store, it does not stop
+ * it: every 4-digit PIN takes about 17 minutes on one core. The try limit is what protects the
+ * window; the secret box (the OS keychain) is what protects the hash. docs/deployment.md says so.
+ */
 const SCRYPT: ScryptOptions & { N: number; r: number; p: number } = {
   N: 2 ** 15,
   r: 8,
@@ -92,35 +96,44 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger }): Unl
     return next;
   };
 
-  const read = async (): Promise<Record<string, PinRecord>> => {
+  /** Unreadable: every PIN counts as blocked (fails closed) until the partner token clears it. */
+  const read = async (): Promise<{ records: Record<string, PinRecord>; unreadable: boolean }> => {
     const text = await deps.secrets.get(SECRET_NAME);
-    if (!text) return {};
+    if (!text) return { records: {}, unreadable: false };
     try {
-      return pinFileSchema.parse(JSON.parse(text));
+      return { records: pinFileSchema.parse(JSON.parse(text)), unreadable: false };
     } catch {
-      // Unreadable: no PIN is known, so the next sign-in asks for a new one. Nothing unlocks
-      // with a PIN that cannot be checked.
-      deps.log.warn('privacy: the stored PINs could not be read; clinicians choose new ones', {});
-      return {};
+      deps.log.warn('privacy: the stored PINs could not be read; nobody unlocks with one until IT acts', {});
+      return { records: {}, unreadable: true };
     }
   };
+  /**
+   * Wrong tries of this run, kept beside the stored count: a store that cannot be written (a
+   * read-only file) must not hand out unlimited tries.
+   */
+  const wrongThisRun = new Map<string, number>();
   const write = (records: Record<string, PinRecord>) =>
     deps.secrets.set(SECRET_NAME, JSON.stringify(records));
 
   return {
     async state(clinician) {
-      const record = (await read())[keyOf(clinician)];
+      const { records, unreadable } = await read();
+      if (unreadable) return { kind: 'blocked' };
+      const record = records[keyOf(clinician)];
       if (!record) return { kind: 'none' };
-      return record.blocked
+      const wrongTries = Math.max(record.wrongTries, wrongThisRun.get(keyOf(clinician)) ?? 0);
+      return record.blocked || wrongTries >= MAX_PIN_TRIES
         ? { kind: 'blocked' }
-        : { kind: 'set', triesLeft: MAX_PIN_TRIES - record.wrongTries };
+        : { kind: 'set', triesLeft: MAX_PIN_TRIES - wrongTries };
     },
     set(clinician, pin) {
       if (!PIN_RULE.pattern.test(pin)) return Promise.reject(new PinRuleError(PIN_RULE.sentence));
       return serially(async () => {
         const salt = randomBytes(16);
         const hash = await derive(pin, salt, SCRYPT);
-        const records = await read();
+        const { records, unreadable } = await read();
+        if (unreadable) throw new PinRuleError('The stored PINs cannot be read: ask your IT admin.');
+        wrongThisRun.delete(keyOf(clinician));
         records[keyOf(clinician)] = {
           salt: salt.toString('base64'),
           hash: hash.toString('base64'),
@@ -136,38 +149,53 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger }): Unl
     },
     check(clinician, pin) {
       return serially(async (): Promise<PinCheck> => {
-        const records = await read();
-        const record = records[keyOf(clinician)];
-        if (!record || record.blocked) return { ok: false, triesLeft: 0 };
+        const key = keyOf(clinician);
+        const { records, unreadable } = await read();
+        const record = records[key];
+        const wrongBefore = Math.max(record?.wrongTries ?? 0, wrongThisRun.get(key) ?? 0);
+        if (unreadable || !record || record.blocked || wrongBefore >= MAX_PIN_TRIES)
+          return { ok: false, triesLeft: 0 };
         const expected = Buffer.from(record.hash, 'base64');
         // Any text is hashed: a wrong shape costs a try like a wrong PIN, and takes as long.
         const actual = await derive(pin, Buffer.from(record.salt, 'base64'), record);
         if (actual.length === expected.length && timingSafeEqual(actual, expected)) {
-          if (record.wrongTries > 0)
-            await write({ ...records, [keyOf(clinician)]: { ...record, wrongTries: 0 } });
+          wrongThisRun.delete(key);
+          if (record.wrongTries > 0) await write({ ...records, [key]: { ...record, wrongTries: 0 } });
           return { ok: true };
         }
-        const wrongTries = record.wrongTries + 1;
+        // Counted in memory first, so a write that fails still spends the try.
+        const wrongTries = wrongBefore + 1;
+        wrongThisRun.set(key, wrongTries);
         const blocked = wrongTries >= MAX_PIN_TRIES;
-        await write({ ...records, [keyOf(clinician)]: { ...record, wrongTries, blocked } });
+        await write({ ...records, [key]: { ...record, wrongTries, blocked } }).catch((error: unknown) =>
+          deps.log.warn('privacy: a wrong PIN could not be counted in the store; counted for this run', {
+            error: (error as Error).name,
+          }),
+        );
         deps.log.warn('privacy: a wrong PIN', { triesLeft: MAX_PIN_TRIES - wrongTries });
         return { ok: false, triesLeft: MAX_PIN_TRIES - wrongTries };
       });
     },
     clearBlocked(service, partnerId) {
       return serially(async () => {
-        const records = await read();
+        const { records, unreadable } = await read();
         let cleared = 0;
         for (const [key, record] of Object.entries(records)) {
           const [recordService, recordPartner] = JSON.parse(key) as [string, string, string];
-          if (record.blocked && recordService === service && recordPartner === partnerId) {
+          if (recordService !== service || recordPartner !== partnerId) continue;
+          if (record.blocked || (wrongThisRun.get(key) ?? 0) >= MAX_PIN_TRIES) {
             delete records[key];
+            wrongThisRun.delete(key);
             cleared += 1;
           }
         }
-        if (cleared > 0) {
+        // An unreadable store is replaced by an empty one: every clinician chooses a PIN again.
+        if (cleared > 0 || unreadable) {
           await write(records);
-          deps.log.info('privacy: blocked PINs cleared by the partner token', { clinicians: cleared });
+          deps.log.info('privacy: blocked PINs cleared by the partner token', {
+            clinicians: cleared,
+            unreadable,
+          });
         }
         return cleared;
       });

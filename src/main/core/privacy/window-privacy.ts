@@ -47,22 +47,35 @@ export interface WindowPrivacyDeps {
   log: Logger;
 }
 
+/** Whose window is locked, as it was then: the unlock is theirs, whatever the settings say since. */
+const lockedForSchema = z.object({
+  target: deliveryTargetSchema,
+  model: z.enum(['standard', 'bearer', 'single_auth_token']),
+  demo: z.boolean(),
+});
+type LockedFor = z.infer<typeof lockedForSchema>;
+
 const keptSchema = z.object({
   signedOut: z.boolean().optional(),
-  lockedFor: deliveryTargetSchema.optional(),
+  lockedFor: lockedForSchema.optional(),
 });
 type Kept = z.infer<typeof keptSchema>;
 
 export function createWindowPrivacy(deps: WindowPrivacyDeps) {
   const { gate, pins, log } = deps;
-  /** Whose window is locked (the clinician at the time of the lock), while it is. */
-  let lockedFor: DeliveryTarget | undefined;
+  let lockedFor: LockedFor | undefined;
   /**
-   * The clinician who last proved it here (chose their PIN, or unlocked with it or at the IdP).
-   * Another provider with a PIN, signed in by a change of settings, has not: the window locks.
+   * The clinician who proved it here since the window last locked (chose their PIN, or unlocked
+   * with it or at the IdP). Another provider with a PIN, signed in by a change of settings or a
+   * link, has not: the window locks.
    */
   let proven: string | undefined;
   const keyOf = (who: DeliveryTarget) => JSON.stringify([who.service, who.partnerId, who.providerId]);
+  const lockedAsNow = (here: ClinicianHere): LockedFor => ({
+    target: here.target,
+    model: here.model,
+    demo: here.demo,
+  });
 
   const keep = async () => {
     const kept: Kept = {
@@ -77,32 +90,33 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
   };
 
   /** PINs are for clinicians whose sign-in proves nothing: not the demo's, not a standard partner's. */
-  const usesPin = (here: ClinicianHere) =>
-    !here.demo && here.model !== 'standard' && here.target.providerId !== '';
+  const usesPin = (who: LockedFor) => !who.demo && who.model !== 'standard' && who.target.providerId !== '';
 
-  const method = async (
-    here: ClinicianHere,
-    who: DeliveryTarget,
-  ): Promise<{ with: UnlockMethod; triesLeft?: number }> => {
-    if (here.demo || who.providerId === '') return { with: 'continue' };
-    if (here.model === 'standard') return { with: 'identity-provider' };
-    const pin = await pins.state(who);
+  const method = async (who: LockedFor): Promise<{ with: UnlockMethod; triesLeft?: number }> => {
+    // Nothing of a patient to protect: the demo's, or nobody known to sign in as.
+    if (who.demo || who.target.providerId === '') return { with: 'continue' };
+    if (who.model === 'standard') return { with: 'identity-provider' };
+    const pin = await pins.state(who.target);
     if (pin.kind === 'set') return { with: 'pin', triesLeft: pin.triesLeft };
     if (pin.kind === 'blocked') return { with: 'pin', triesLeft: 0 };
+    // Never chose one (the window asks at the first sign-in): nothing to prove it with.
     return { with: 'continue' };
   };
 
   const status = async (): Promise<PrivacyStatus> => {
     const here = deps.clinician();
-    const who = lockedFor ?? here.target;
-    const how = await method(here, who);
+    const who = lockedFor ?? lockedAsNow(here);
+    const how = await method(who);
     const pinNeeded =
-      !gate.locked() && here.signedIn && usesPin(here) && (await pins.state(here.target)).kind === 'none';
+      !gate.locked() &&
+      here.signedIn &&
+      usesPin(lockedAsNow(here)) &&
+      (await pins.state(here.target)).kind === 'none';
     return {
       locked: gate.locked(),
       unlockWith: how.with,
       ...(how.triesLeft !== undefined ? { pinTriesLeft: how.triesLeft } : {}),
-      ...(who.providerId ? { clinician: who.providerId } : {}),
+      ...(who.target.providerId ? { clinician: who.target.providerId } : {}),
       pinNeeded,
     };
   };
@@ -113,8 +127,9 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
     return now;
   };
 
-  const lockFor = (who: DeliveryTarget) => {
+  const lockFor = (who: LockedFor) => {
     lockedFor = who;
+    proven = undefined;
     gate.lock();
     deps.forgetHeld();
   };
@@ -128,6 +143,44 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
     return changed();
   };
 
+  /** A blocked PIN (too many wrong tries): signed out, and nobody signs in as its clinician. */
+  const signOutBlocked = async () => {
+    gate.unlock();
+    lockedFor = undefined;
+    proven = undefined;
+    await deps.signOut();
+    await keep();
+    await changed();
+  };
+
+  /**
+   * The clinician the settings (or a link) now name, before anything signs in as them: one with
+   * a PIN who has not given it since the last lock gets a locked window; one whose PIN is blocked,
+   * a signed-out one. Whatever cannot be read locks (fails closed).
+   */
+  const guardClinician = async (): Promise<void> => {
+    const here = deps.clinician();
+    const now = lockedAsNow(here);
+    if (gate.locked() || gate.signedOut() || !usesPin(now) || proven === keyOf(here.target)) return;
+    let pin: Awaited<ReturnType<UnlockPins['state']>>;
+    try {
+      pin = await pins.state(here.target);
+    } catch (error) {
+      log.warn('privacy: the PINs could not be read; the window locks', { error: (error as Error).name });
+      lockFor(now);
+      await keep();
+      return;
+    }
+    if (pin.kind === 'set') {
+      lockFor(now);
+      await keep();
+      log.info('privacy: a clinician with a PIN is signing in; the window locked');
+    } else if (pin.kind === 'blocked') {
+      log.info('privacy: a clinician whose PIN is blocked; the window signs out');
+      await signOutBlocked();
+    }
+  };
+
   return {
     status,
     /** At start: the lock and the sign-out of the last run, and a PIN's clinician starts locked. */
@@ -135,43 +188,40 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
       const read = keptSchema.safeParse(await deps.storage.read().catch(() => undefined));
       const kept = read.success ? read.data : {};
       if (kept.signedOut) gate.signOut();
-      const here = deps.clinician();
       if (kept.lockedFor) lockFor(kept.lockedFor);
-      else if (usesPin(here) && !gate.signedOut()) {
-        const pin = await pins.state(here.target);
-        if (pin.kind === 'set') lockFor(here.target);
-        // Blocked at the last run's end: signed out, as the last try left it.
-        if (pin.kind === 'blocked') gate.signOut();
-      }
+      // Whatever that file says (a user can write it): the clinician with a PIN starts locked.
+      await guardClinician().catch((error: unknown) =>
+        log.warn('privacy: could not check the PIN at start', { error: (error as Error).name }),
+      );
       if (gate.locked() || gate.signedOut()) log.info('privacy: the app starts locked or signed out');
     },
     async lock(): Promise<PrivacyStatus> {
       // Never while a visit records: the recording screen stays (the window does the same).
       if (deps.recording())
         throw new UserFacingError('invalid_request', 'A visit is being recorded: the window does not lock.');
-      lockFor(lockedFor ?? deps.clinician().target);
+      lockFor(lockedFor ?? lockedAsNow(deps.clinician()));
       await keep();
       log.info('privacy: the window locked');
       return changed();
     },
     async unlock(request: { pin: string } | { signIn: true } | undefined): Promise<PrivacyStatus> {
       if (!gate.locked()) return status();
-      const here = deps.clinician();
-      const who = lockedFor ?? here.target;
-      const how = await method(here, who);
+      const who = lockedFor ?? lockedAsNow(deps.clinician());
+      const providerId = who.target.providerId;
+      const how = await method(who);
       if (how.with === 'continue') return unlocked();
       if (how.with === 'identity-provider') {
         if (!request || !('signIn' in request))
-          throw new UserFacingError('invalid_request', `Sign in as ${who.providerId} to unlock this window.`);
-        await deps.reauthenticate(who.providerId);
-        return unlocked(who);
+          throw new UserFacingError('invalid_request', `Sign in as ${providerId} to unlock this window.`);
+        await deps.reauthenticate(providerId);
+        return unlocked(who.target);
       }
       if (!request || !('pin' in request) || request.pin === '')
         throw new UserFacingError('invalid_request', 'Enter your PIN to unlock this window.', [
           { field: 'pin', message: 'is required' },
         ]);
-      const check = await pins.check(who, request.pin);
-      if (check.ok) return unlocked(who);
+      const check = await pins.check(who.target, request.pin);
+      if (check.ok) return unlocked(who.target);
       if (check.triesLeft > 0) {
         await changed();
         throw new UserFacingError(
@@ -181,21 +231,17 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
         );
       }
       // The last try: the window signs out, and the PIN stays blocked until IT acts.
-      gate.unlock();
-      lockedFor = undefined;
-      await deps.signOut();
-      await keep();
-      await changed();
+      await signOutBlocked();
       throw new UserFacingError(
         'invalid_request',
-        `Too many wrong PINs: this window signed out. ${blockedSentence(who.providerId)}`,
+        `Too many wrong PINs: this window signed out. ${blockedSentence(providerId)}`,
         [{ field: 'pin', message: 'was wrong too many times' }],
       );
     },
     async setPin(pin: string): Promise<PrivacyStatus> {
       const here = deps.clinician();
       if (gate.locked()) throw new UserFacingError('invalid_request', 'Unlock this window first.');
-      if (!here.signedIn || !usesPin(here))
+      if (!here.signedIn || !usesPin(lockedAsNow(here)))
         throw new UserFacingError(
           'invalid_request',
           'A PIN is for a signed-in clinician of a partner whose token is shared.',
@@ -215,18 +261,20 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
     },
     /**
      * The clinician's Sign in. Someone with a PIN here signs in to a locked window, which asks
-     * for it; a blocked PIN signs nobody in.
+     * for it; a blocked PIN signs nobody in. A locked window is unlocked, not signed in again.
      */
     async signIn(): Promise<void> {
+      if (gate.locked())
+        throw new UserFacingError('invalid_request', 'This window is locked: unlock it first.');
       const here = deps.clinician();
-      if (usesPin(here)) {
+      if (usesPin(lockedAsNow(here))) {
         const pin = await pins.state(here.target);
         if (pin.kind === 'blocked')
           throw new UserFacingError(
             'invalid_request',
             `Too many wrong PINs for ${here.target.providerId}. ${blockedSentence(here.target.providerId)}`,
           );
-        if (pin.kind === 'set') lockFor(here.target);
+        if (pin.kind === 'set') lockFor(lockedAsNow(here));
       }
       gate.signIn();
       await keep();
@@ -244,23 +292,14 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
       await keep();
       await changed();
     },
-    /**
-     * Another clinician signs in (Settings' provider changed, a link's switch): one with a PIN
-     * here who has not given it in this run gets a locked window that asks for it. Whether a PIN
-     * is needed may have changed too.
-     */
     /** Tells the window where the lock stands now (a blocked PIN cleared by IT, say). */
     changed,
+    /**
+     * Another clinician signs in (Settings' provider changed, a link's switch, a sign-in that
+     * landed): locked or signed out as guardClinician says. Whether a PIN is needed may change too.
+     */
     async clinicianChanged(): Promise<PrivacyStatus> {
-      const here = deps.clinician();
-      // Signed in or about to be (the settings were just saved): the lock comes first.
-      if (!gate.locked() && !gate.signedOut() && usesPin(here) && proven !== keyOf(here.target)) {
-        if ((await pins.state(here.target)).kind === 'set') {
-          lockFor(here.target);
-          await keep();
-          log.info('privacy: another clinician with a PIN signed in; the window locked');
-        }
-      }
+      await guardClinician();
       return changed();
     },
   };

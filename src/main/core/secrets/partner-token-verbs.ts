@@ -17,6 +17,8 @@ export function partnerTokenVerbs(deps: {
   auth(): Promise<AuthManager>;
   /** A partner token was entered for this service (its origin) and partner. */
   onEntered?(service: string, partnerId: string): void;
+  /** Throws when no token may be entered now (a locked window). */
+  refuse?(): void;
 }) {
   const boxFor = (service = deps.settings.get().service) =>
     boundSecretBox(deps.secrets, credentialPlaces({ ...deps.settings.get(), service }));
@@ -36,6 +38,7 @@ export function partnerTokenVerbs(deps: {
       token: string;
       service?: Settings['service'];
     }) => {
+      deps.refuse?.();
       if (!service || serviceOf(service) === serviceOf(deps.settings.get().service)) {
         await (await deps.auth()).setPartnerToken(token);
       } else {
