@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,36 +39,61 @@ const everythingInThePage = (page: Page) =>
       ).join('\n'),
   );
 
-test('a Bearer partner’s clinician: their own PIN opens the locked window; a wrong one opens nothing and calls nothing; five send them to a full sign-in', async ({
-  browser,
-}) => {
-  test.setTimeout(180_000);
+/**
+ * The sandbox as its own process and browser mode on a policy that names it (through a proxy that
+ * counts every call, when asked), at 1366×768 with the page's clock installed so the idle time
+ * can be moved on.
+ */
+async function launchOnPolicy(
+  browser: Browser,
+  policyFor: (serviceUrl: string, sandboxUrl: string) => Record<string, unknown>,
+  options: { countCalls?: boolean } = {},
+) {
   const dir = await mkdtemp(join(tmpdir(), 'scribe-unlock-'));
   const sandbox = await startSandboxProcess({
     dataDir: join(dir, 'sandbox'),
     timeScale: 0.25,
     asr: 'energy',
   });
-  const service = await startCountingProxy(sandbox.url);
+  const service = options.countCalls ? await startCountingProxy(sandbox.url) : undefined;
   const policyFile = join(dir, 'policy.json');
-  await writeFile(
-    policyFile,
-    JSON.stringify({
-      serviceUrl: service.url,
+  await writeFile(policyFile, JSON.stringify(policyFor(service?.url ?? sandbox.url, sandbox.url)));
+  const host = await startHostProcess(join(dir, 'data'), ['--policy', policyFile]);
+  const page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
+  await page.context().grantPermissions(['microphone']);
+  await page.clock.install();
+  await page.goto(host.launchUrl);
+  return {
+    page,
+    /** Every call the app made to the service (countCalls), in order. */
+    calls: service?.calls ?? [],
+    async close() {
+      await host.stop();
+      await service?.close();
+      await sandbox.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+test('a Bearer partner’s clinician: their own PIN opens the locked window; a wrong one opens nothing and calls nothing; five send them to a full sign-in', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const app = await launchOnPolicy(
+    browser,
+    (serviceUrl) => ({
+      serviceUrl,
       partnerId: 'demo-bearer',
       authModel: 'bearer',
       partnerToken: TOKEN,
       providerId: 'dr-pin',
       demoAllowed: false,
     }),
+    { countCalls: true },
   );
-  const host = await startHostProcess(join(dir, 'data'), ['--policy', policyFile]);
   try {
-    const page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
-    await page.context().grantPermissions(['microphone']);
-    // The page's clock runs as usual and can be moved on past the idle time (10 minutes).
-    await page.clock.install();
-    await page.goto(host.launchUrl);
+    const { page } = app;
     await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-pin', { timeout: 20_000 });
 
     // The first sign-in here: a PIN before anything of a patient, with its rules named.
@@ -103,7 +128,7 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
     await expect(lock).toContainText('Only dr-pin can open it again.');
     await expect(page.getByTestId('pin')).toBeVisible();
     await expectAccessibleInBothThemes(page, 'a lock that asks for the PIN');
-    const callsWhenLocked = service.calls.length;
+    const callsWhenLocked = app.calls.length;
 
     // A wrong PIN opens nothing; nor does a reload; and the service hears nothing meanwhile.
     await unlockWithPin(page, '1111');
@@ -113,7 +138,7 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
     await expect(lock).toContainText('4 tries left before you must sign in again.');
     expect(await everythingInThePage(page)).not.toContain(noteText);
     await page.waitForTimeout(1_000);
-    expect(service.calls.slice(callsWhenLocked)).toEqual([]);
+    expect(app.calls.slice(callsWhenLocked)).toEqual([]);
 
     // The right PIN: the window is dr-pin's again, and the visit opens.
     await unlockWithPin(page, '2468');
@@ -139,7 +164,7 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
     expect(await everythingInThePage(page)).not.toContain(noteText);
 
     // Sign in as dr-pin is refused by name, and calls nobody: the organisation's token proves nothing.
-    const callsSignedOut = service.calls.length;
+    const callsSignedOut = app.calls.length;
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(
       page.getByRole('alert').filter({ hasText: 'Too many wrong PINs for dr-pin.' }),
@@ -149,7 +174,7 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
       page.getByRole('alert').filter({ hasText: 'You signed out: sign in to open a visit.' }),
     ).toBeVisible();
     await page.waitForTimeout(1_000);
-    expect(service.calls.slice(callsSignedOut)).toEqual([]);
+    expect(app.calls.slice(callsSignedOut)).toEqual([]);
     await expect(page.locator('.note-section')).toHaveCount(0);
 
     // The full sign-in: IT enters the partner token again; dr-pin signs in and chooses a new PIN.
@@ -161,10 +186,7 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
     await openVisitFromRail(page, 'pin1');
     await expect(page.getByTestId('section-text').first()).toHaveText(noteText, { timeout: 30_000 });
   } finally {
-    await host.stop();
-    await service.close();
-    await sandbox.stop();
-    await rm(dir, { recursive: true, force: true });
+    await app.close();
   }
 });
 
@@ -172,25 +194,14 @@ test('a standard partner’s clinician unlocks by signing in again at their iden
   browser,
 }) => {
   test.setTimeout(120_000);
-  const dir = await mkdtemp(join(tmpdir(), 'scribe-unlock-idp-'));
-  const sandbox = await startSandboxProcess({
-    dataDir: join(dir, 'sandbox'),
-    timeScale: 0.25,
-    asr: 'energy',
-  });
-  const policyFile = join(dir, 'policy.json');
-  await writeFile(
-    policyFile,
-    JSON.stringify({
-      serviceUrl: sandbox.url,
-      partnerId: 'demo-standard',
-      authModel: 'standard',
-      oidcIssuer: `${sandbox.url}/idp`,
-      oidcClientId: 'ambient-scribe-desktop',
-      demoAllowed: false,
-    }),
-  );
-  const host = await startHostProcess(join(dir, 'data'), ['--policy', policyFile]);
+  const app = await launchOnPolicy(browser, (serviceUrl, sandboxUrl) => ({
+    serviceUrl,
+    partnerId: 'demo-standard',
+    authModel: 'standard',
+    oidcIssuer: `${sandboxUrl}/idp`,
+    oidcClientId: 'ambient-scribe-desktop',
+    demoAllowed: false,
+  }));
   /** Signs in on the IdP page the app opens in a new tab, as `username`. */
   const signInAtIdp = async (page: Page, button: string, username: string) => {
     const popup = page.context().waitForEvent('page');
@@ -203,9 +214,7 @@ test('a standard partner’s clinician unlocks by signing in again at their iden
     await idp.close();
   };
   try {
-    const page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
-    await page.clock.install();
-    await page.goto(host.launchUrl);
+    const { page } = app;
     await signInAtIdp(page, 'Sign in', 'dr-idp');
     await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-idp', { timeout: 20_000 });
     // No PIN for a standard partner: the IdP proves who it is.
@@ -228,8 +237,6 @@ test('a standard partner’s clinician unlocks by signing in again at their iden
     await expect(lock).toHaveCount(0);
     await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-idp');
   } finally {
-    await host.stop();
-    await sandbox.stop();
-    await rm(dir, { recursive: true, force: true });
+    await app.close();
   }
 });

@@ -1,6 +1,6 @@
 import { useEffect, useRef, type FormEvent } from 'react';
 import { useAppStore } from '../store/use-app-store';
-import { Field } from './Field';
+import { PinField } from './PinField';
 
 /**
  * The locked window (issue 29): every note, transcript and patient detail is gone from it, and
@@ -72,20 +72,7 @@ function PinUnlock() {
       : 'The PIN you chose for this computer.';
   return (
     <form className="pin-form" onSubmit={(event) => void submit(event)} data-testid="pin-unlock">
-      <Field label="PIN" hint={hint} problem={error ?? undefined}>
-        {(controlProps) => (
-          <input
-            {...controlProps}
-            ref={input}
-            type="password"
-            inputMode="numeric"
-            autoComplete="off"
-            // Focus is on the heading first (screen readers hear why), the PIN one Tab away.
-            maxLength={12}
-            data-testid="pin"
-          />
-        )}
-      </Field>
+      <PinField label="PIN" hint={hint} problem={error ?? undefined} inputRef={input} testId="pin" />
       <button type="submit" className="primary-large" disabled={busy}>
         {busy ? 'Checking…' : 'Unlock'}
       </button>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAppStore } from '../store/use-app-store';
-import { Field } from './Field';
+import { PinField } from './PinField';
 
 /**
  * The first sign-in on this computer of a Bearer or Single Auth Token partner's clinician (issue
@@ -41,32 +41,19 @@ export function PinSetup() {
           nobody else at this laptop sees your patients&apos; notes. Use 4 to 12 digits.
         </p>
         <form className="pin-form" onSubmit={(event) => void submit(event)}>
-          <Field label="PIN" hint="4 to 12 digits." problem={mainError ?? undefined}>
-            {(controlProps) => (
-              <input
-                {...controlProps}
-                ref={pin}
-                type="password"
-                inputMode="numeric"
-                autoComplete="off"
-                maxLength={12}
-                data-testid="new-pin"
-              />
-            )}
-          </Field>
-          <Field label="Confirm PIN" problem={mismatch ?? undefined}>
-            {(controlProps) => (
-              <input
-                {...controlProps}
-                ref={again}
-                type="password"
-                inputMode="numeric"
-                autoComplete="off"
-                maxLength={12}
-                data-testid="new-pin-again"
-              />
-            )}
-          </Field>
+          <PinField
+            label="PIN"
+            hint="4 to 12 digits."
+            problem={mainError ?? undefined}
+            inputRef={pin}
+            testId="new-pin"
+          />
+          <PinField
+            label="Confirm PIN"
+            problem={mismatch ?? undefined}
+            inputRef={again}
+            testId="new-pin-again"
+          />
           <button type="submit" className="primary-large" disabled={busy}>
             Set PIN
           </button>
