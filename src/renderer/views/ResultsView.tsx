@@ -9,6 +9,7 @@ import { formatClock } from '../results/format';
 import { formTitle } from '../results/form-text';
 import { onVisitClock } from '../results/visit-times';
 import { useAppStore } from '../store/use-app-store';
+import { CopyAnnouncer } from './results/CopyButton';
 import { FormFeedback } from './results/FormFeedback';
 import { SignInButton } from './SignInPanel';
 import { FormTable } from './results/FormTable';
@@ -173,6 +174,7 @@ function ResultsCard() {
           </p>
         )}
       </header>
+      <CopyAnnouncer />
       <p role="status" className="results-status" data-testid="results-status" aria-busy={!results}>
         {kind === 'form' && status === 'completed' ? 'The forms are ready.' : words}
       </p>

@@ -47,7 +47,7 @@ export function FormTable(props: Props) {
   return (
     <div className="form-block">
       <div className="form-block-head">
-        <CopyButton text={formText(form, title, draft?.fields)} label={`Copy ${title}`} />
+        <CopyButton text={formText(form, title, draft?.fields)} what={title} />
       </div>
       {/* A wide table scrolls sideways on its own; the keyboard can reach it to scroll. */}
       <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
