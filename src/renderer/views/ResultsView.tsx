@@ -143,9 +143,9 @@ function ResultsCard() {
               onHighlight={onHighlight}
               transcriptId={transcript ? transcriptId : undefined}
             />
-            {/* Folded: a rating and corrections are for when there is time, not in the way of the next patient. */}
+            {/* Folded: a message to the service is for when there is time, not in the way of the next patient. */}
             <details className="feedback-fold">
-              <summary>Feedback on {title}</summary>
+              <summary>Tell the service how it filled {title}</summary>
               <FormFeedback
                 form={form}
                 title={title}
