@@ -75,13 +75,11 @@ test('from first launch to a note with a filled form, without reading anything',
   await page.keyboard.press('Control+Shift+Enter');
 
   await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
-  const sections = page.locator('.note-section h4');
-  await expect(sections).toHaveText([
+  // SOAP as clinicians read it (issue 31): the service's sections under S, O, A and P.
+  await expect(page.locator('.note-heading')).toHaveText(['Subjective', 'Objective', 'Assessment', 'Plan']);
+  await expect(page.locator('.note-section h5')).toHaveText([
     'Chief complaint',
     'History of present illness',
-    'Physical exam',
-    'Assessment',
-    'Plan',
   ]);
   await expect(page.getByTestId('transcript').getByRole('listitem').first()).toContainText('0:0');
   // Every line's time is on the visit's clock, during a turn of the conversation: the auto-paused

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import type { FilledField, FilledForm, FormTemplate } from '../../../shared/service';
 import { fieldType, type DraftKey, type FeedbackDraft } from '../../results/feedback';
 import { valueText, withUnit } from '../../results/form-text';
@@ -34,10 +34,21 @@ export function FormFeedback({ form, title, template }: Props) {
   const setCorrection = (fieldId: string, value: string) =>
     setDraft({ ...draft, corrections: { ...draft.corrections, [fieldId]: value } });
 
+  const rating = useRef<HTMLFieldSetElement>(null);
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void send(form.form_id, draft);
+    // A missing rating is above the fold by the time Send is pressed: the keyboard goes to it, and
+    // its sentence stands under it (below), so what is missing is what is in view.
+    void send(form.form_id, draft).then((sent) => {
+      if (!sent && draft.rating === undefined) rating.current?.querySelector('input')?.focus();
+    });
   };
+  const problem = status?.state === 'failed' && (
+    <p id={problemId} className="problem" role="alert">
+      {status.message}
+    </p>
+  );
 
   return (
     <form
@@ -56,6 +67,7 @@ export function FormFeedback({ form, title, template }: Props) {
         gives: to change a value, use <strong>Edit</strong> in the table above.
       </p>
       <fieldset
+        ref={rating}
         role="radiogroup"
         className="rating"
         aria-required="true"
@@ -78,6 +90,7 @@ export function FormFeedback({ form, title, template }: Props) {
           </label>
         ))}
       </fieldset>
+      {invalid('rating') && problem}
       <div className="field">
         <label htmlFor={`${id}-comment`}>Comment (optional)</label>
         <textarea
@@ -119,11 +132,7 @@ export function FormFeedback({ form, title, template }: Props) {
           {status?.state === 'sent' && 'Sent to the service. It does not change this form.'}
         </span>
       </div>
-      {status?.state === 'failed' && (
-        <p id={problemId} className="problem" role="alert">
-          {status.message}
-        </p>
-      )}
+      {status?.state === 'failed' && status.key !== 'rating' && problem}
     </form>
   );
 }
