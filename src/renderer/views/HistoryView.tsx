@@ -128,8 +128,9 @@ export function HistoryView() {
             ' This computer has no keyring, so audio left unfinished cannot be read after the app restarts.'}
         </p>
         <p className="muted" data-testid="edits-retention">
-          Your edits of a note stay on this computer, encrypted and for you alone, until you mark the visit
-          finished (then they are deleted), and never longer than {retentionDays ?? 7} days.
+          Your edits of a note, and the patient&apos;s date of birth and sex it names, stay on this computer,
+          encrypted and for you alone, until you mark the visit finished (then they are deleted), and never
+          longer than {retentionDays ?? 7} days.
         </p>
       </details>
       {error && (

@@ -1,7 +1,5 @@
 import { useEffect, useId, useState } from 'react';
 import type { RecorderView } from '../../../shared/contract';
-import { localIsoDate } from '../../../shared/local-date';
-import { describePatient } from '../../encounter/patient';
 import { formatClock } from '../../results/format';
 import { recordingTitle } from './recording-title';
 import { elapsedSeconds } from '../../store/recording-states';
@@ -10,6 +8,7 @@ import { LevelMeter } from '../LevelMeter';
 import { MicrophonePicker } from '../MicrophonePicker';
 import { RecordingDetails } from '../RecordingDetails';
 import { SHORTCUTS, useShortcut } from '../shortcuts';
+import { useVisitPatientLine } from '../visit-patient';
 
 /** The state in one short line; the pause's own reason adds a sentence only where it says more. */
 function stateWords(state: RecorderView['state'], pauseReason: RecorderView['pauseReason']): string {
@@ -45,9 +44,7 @@ export function RecordingPane() {
   // again every second.
   const elapsedMinutes = useAppStore((s) => Math.floor(elapsedSeconds(s) / 60));
   const encounterId = useAppStore((s) => s.recorder?.encounterId);
-  const patient = useAppStore((s) =>
-    s.patient && s.patient.sessionId === s.recorder?.sessionId ? s.patient : null,
-  );
+  const sessionId = useAppStore((s) => s.recorder?.sessionId);
   const [confirmingCancel, setConfirmingCancel] = useState(false);
   const sending = state === 'streaming' || state === 'connecting';
   const pausedByYou = state === 'paused';
@@ -55,7 +52,7 @@ export function RecordingPane() {
   useRecordingTitle(pausedByYou, elapsedMinutes);
   useShortcut(SHORTCUTS.pauseResume, true, () => void (pausedByYou ? resume() : pause()));
   useShortcut(SHORTCUTS.end, true, () => void end());
-  const patientLine = patient ? describePatient(patient, localIsoDate(new Date())) : undefined;
+  const patientLine = useVisitPatientLine(sessionId);
   // The pause reasons the short line already says need no second sentence.
   const extra = pauseReason === 'manual' || pauseReason === 'no-speech' ? undefined : reason;
 
