@@ -7,6 +7,7 @@ import { MicrophonePicker } from '../MicrophonePicker';
 import { SHORTCUTS, useShortcut } from '../shortcuts';
 import { SignInButton, SignInNeeded } from '../SignInPanel';
 import { ConsentCheck } from './ConsentCheck';
+import { VisitDetailsProblem } from './VisitDetailsProblem';
 
 /** What the last visit's end left to say on the next one's screen; nothing after a normal End. */
 const AFTER_WORDS: Partial<Record<RecorderView['state'], string>> = {
@@ -61,41 +62,45 @@ export function ReadyPane() {
       </div>
       <ConsentCheck />
       <SignInNeeded />
-      {error && (
-        <p className="error" role="alert" data-testid="recording-error">
-          {error}
-        </p>
-      )}
-      <div className="start-row">
-        {signedOut ? (
-          <>
-            <button type="button" className="start" disabled aria-describedby={`${headingId}-signed-out`}>
-              Start recording
-            </button>
-            <span id={`${headingId}-signed-out`} className="muted" data-testid="start-signed-out">
-              {auth.signingIn ? 'Signing in…' : 'Sign in to record'}
-            </span>
-            {!auth.signingIn && <SignInButton />}
-          </>
-        ) : (
-          <>
-            <button
-              type="button"
-              className="start"
-              disabled={opening || consentMissing}
-              onClick={() => void start()}
-              aria-keyshortcuts={SHORTCUTS.end.aria}
-              {...(consentMissing ? { 'aria-describedby': `${headingId}-consent` } : {})}
-            >
-              Start recording <kbd>{SHORTCUTS.end.label}</kbd>
-            </button>
-            {consentMissing && (
-              <span id={`${headingId}-consent`} className="muted" data-testid="start-needs-consent">
-                Check the patient’s consent first
-              </span>
-            )}
-          </>
+      {/* Start, and why it did nothing, stay in view however long the details are (issue 31). */}
+      <div className="start-bar">
+        {error && (
+          <p className="error" role="alert" data-testid="recording-error">
+            {error}
+          </p>
         )}
+        <VisitDetailsProblem />
+        <div className="start-row">
+          {signedOut ? (
+            <>
+              <button type="button" className="start" disabled aria-describedby={`${headingId}-signed-out`}>
+                Start recording
+              </button>
+              <span id={`${headingId}-signed-out`} className="muted" data-testid="start-signed-out">
+                {auth.signingIn ? 'Signing in…' : 'Sign in to record'}
+              </span>
+              {!auth.signingIn && <SignInButton />}
+            </>
+          ) : (
+            <>
+              <button
+                type="button"
+                className="start"
+                disabled={opening || consentMissing}
+                onClick={() => void start()}
+                aria-keyshortcuts={SHORTCUTS.end.aria}
+                {...(consentMissing ? { 'aria-describedby': `${headingId}-consent` } : {})}
+              >
+                Start recording <kbd>{SHORTCUTS.end.label}</kbd>
+              </button>
+              {consentMissing && (
+                <span id={`${headingId}-consent`} className="muted" data-testid="start-needs-consent">
+                  Check the patient’s consent first
+                </span>
+              )}
+            </>
+          )}
+        </div>
       </div>
     </section>
   );
