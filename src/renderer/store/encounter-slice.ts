@@ -15,6 +15,11 @@ export interface EncounterSlice {
    * a visit link asks before replacing them (issue 28).
    */
   draftEdited: boolean;
+  /**
+   * Something of this patient's visit was typed or filled in (encounter ID, date of birth, sex,
+   * consent) since the draft was made: New visit on the ready screen asks before clearing it.
+   */
+  patientDetailsTyped: boolean;
   /** The service's form templates, once asked for; a sentence when they could not be loaded. */
   templates: FormTemplate[] | null;
   templatesError: string | null;
@@ -25,6 +30,11 @@ export interface EncounterSlice {
    * same clinician sees the next patient the same way).
    */
   nextVisit(): void;
+  /**
+   * New visit on the ready screen (issue 31): what was typed goes as after a visit (nextVisit),
+   * and so does what the last refused Start said about it.
+   */
+  clearVisitDetails(): void;
   loadTemplates(): Promise<void>;
   /** The draft checked as main will check it; its problems are kept in draftProblems. */
   checkedEncounter(): ReturnType<typeof checkDraft>;
@@ -48,6 +58,7 @@ export const createEncounterSlice =
       draft: null,
       draftProblems: {},
       draftEdited: false,
+      patientDetailsTyped: false,
       templates: null,
       templatesError: null,
 
@@ -78,7 +89,12 @@ export const createEncounterSlice =
         const draftProblems = Object.fromEntries(
           stored.flatMap(([path, message]) => (!isEdited(path) || stillThere[path] ? [[path, message]] : [])),
         );
-        set({ draft, draftProblems, draftEdited: true });
+        set({
+          draft,
+          draftProblems,
+          draftEdited: true,
+          patientDetailsTyped: get().patientDetailsTyped || PATIENT_KEYS.some((key) => key in patch),
+        });
       },
 
       nextVisit() {
@@ -93,7 +109,13 @@ export const createEncounterSlice =
           draft: { ...newDraft(now(), previous.specialty), sections, forms: previous.forms },
           draftProblems: {},
           draftEdited: false,
+          patientDetailsTyped: false,
         });
+      },
+
+      clearVisitDetails() {
+        get().nextVisit();
+        set({ recordingError: null });
       },
 
       async loadTemplates() {
@@ -111,6 +133,9 @@ export const createEncounterSlice =
       },
     };
   };
+
+/** The details that belong to one patient's visit, not to the clinician's way of working. */
+const PATIENT_KEYS: (keyof EncounterDraft)[] = ['encounterId', 'dateOfBirth', 'sex', 'consent'];
 
 /** Draft keys → the problem paths they own (problems use the request's field paths). */
 const FIELD_PATHS: Partial<Record<keyof EncounterDraft, string>> = {

@@ -21,6 +21,11 @@ export const SHORTCUTS = {
   },
   /** End visit while recording; Start recording on the ready visit (never on a note). */
   end: { key: 'Enter', aria: isMac ? 'Meta+Shift+Enter' : 'Control+Shift+Enter', label: `${modifier}Enter` },
+  /**
+   * New visit (issue 31), never while recording. O, not N: browsers keep Ctrl+Shift+N (⌘⇧N) for a
+   * private window and never hand it to the page, so in browser mode it would open one instead.
+   */
+  newVisit: { key: 'O', aria: isMac ? 'Meta+Shift+O' : 'Control+Shift+O', label: `${modifier}O` },
 } satisfies Record<string, Shortcut>;
 
 /** Runs `action` on the shortcut while `active`, anywhere in the window. */
@@ -34,7 +39,9 @@ export function useShortcut(shortcut: Shortcut, active: boolean, action: () => v
     if (!active) return;
     const onKey = (event: KeyboardEvent) => {
       const primary = isMac ? event.metaKey : event.ctrlKey;
-      if (!primary || !event.shiftKey || event.altKey || event.repeat || event.key !== shortcut.key) return;
+      // A letter reads upper- or lower-case with Shift held, depending on Caps Lock and the system.
+      const key = event.key.length === 1 ? event.key.toUpperCase() : event.key;
+      if (!primary || !event.shiftKey || event.altKey || event.repeat || key !== shortcut.key) return;
       event.preventDefault();
       latest.current();
     };

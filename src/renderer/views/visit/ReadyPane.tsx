@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import type { RecorderView } from '../../../shared/contract';
 import { useAppStore } from '../../store/use-app-store';
 import { EncounterForm } from '../encounter/EncounterForm';
@@ -6,6 +6,7 @@ import { MicrophoneCheck } from '../MicrophoneCheck';
 import { MicrophonePicker } from '../MicrophonePicker';
 import { SHORTCUTS, useShortcut } from '../shortcuts';
 import { SignInButton, SignInNeeded } from '../SignInPanel';
+import { useFocusOnArrival } from '../focus-on-arrival';
 import { ConsentCheck } from './ConsentCheck';
 import { VisitDetailsProblem } from './VisitDetailsProblem';
 
@@ -39,11 +40,16 @@ export function ReadyPane() {
     (s) => s.settings?.consent === 'required' && s.draft?.consent.given !== true,
   );
   useShortcut(SHORTCUTS.end, !signedOut && !consentMissing, () => void start());
+  // After Sign in (or a visit discarded), the keyboard carries on from the next visit's heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusOnArrival(heading, !signedOut);
 
   return (
     <section className="card record ready" aria-labelledby={headingId}>
       <div className="ready-header">
-        <h2 id={headingId}>Next visit</h2>
+        <h2 id={headingId} ref={heading} tabIndex={-1}>
+          Next visit
+        </h2>
         <p className="muted" role="status" data-testid="recorder-state" data-state={state}>
           {opening ? 'Opening the microphone…' : (AFTER_WORDS[state] ?? '')}
           {state === 'failed' && reason ? ` — ${reason}` : ''}
