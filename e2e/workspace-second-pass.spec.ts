@@ -216,6 +216,10 @@ test('the keyboard: focus on the recording’s heading after Start and on the re
   await page.setViewportSize(VIEWPORT);
   await tryTheDemo(page);
   await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
+  // A page just loaded lost no focus: the heading does not take it (no focus ring unasked for).
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Next visit' })).not.toBeFocused();
 
   // New visit on the ready screen: enabled; with nothing of a patient typed it clears at once.
   const newVisit = page.getByRole('button', { name: 'New visit' });
