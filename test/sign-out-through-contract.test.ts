@@ -51,6 +51,10 @@ describe('signed out', () => {
     expect(await refusal('notes.get', { sessionId })).toBe(
       'You signed out: sign in to see and keep your edits of this note.',
     );
+    // Nor the patient details kept with it (issue 31).
+    expect(await refusal('notes.patient', { sessionId })).toBe(
+      'You signed out: sign in to see and keep your edits of this note.',
+    );
     expect(await refusal('encounter.start', { kind: 'ambient', encounterId: 'out2' })).toBe(
       'You signed out: sign in to record.',
     );
@@ -84,6 +88,9 @@ describe('signed out', () => {
       'This window is locked: unlock it to open a visit.',
     );
     expect(await refusal('notes.get', { sessionId })).toBe(
+      'This window is locked: unlock it to see and keep your edits of this note.',
+    );
+    expect(await refusal('notes.patient', { sessionId })).toBe(
       'This window is locked: unlock it to see and keep your edits of this note.',
     );
     expect(await refusal('encounter.start', { kind: 'ambient', encounterId: 'lock2' })).toBe(

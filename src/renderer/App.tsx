@@ -6,6 +6,7 @@ import { HistoryView } from './views/HistoryView';
 import { useIdleLock } from './views/idle-lock';
 import { LaunchAddressNeeded } from './views/LaunchAddressNeeded';
 import { LockScreen } from './views/LockScreen';
+import { NewVisit } from './views/NewVisit';
 import { PinSetup } from './views/PinSetup';
 import { PolicyProblem } from './views/PolicyProblem';
 import { RecordView } from './views/visit/RecordView';
@@ -79,7 +80,7 @@ export function App() {
       ) : (
         <div className="workspace">
           <aside className="rail" aria-label="Visits">
-            <NewVisitButton />
+            <NewVisitInRail />
             <HistoryView />
           </aside>
           <main className="pane">
@@ -108,19 +109,7 @@ function usePaneShowsNote(): boolean {
   );
 }
 
-/** Leaves the note on screen for the next visit's form; never while a visit records. */
-function NewVisitButton() {
-  const showsNote = usePaneShowsNote();
-  const clearResults = useAppStore((s) => s.clearResults);
-  return (
-    <button
-      type="button"
-      className="new-visit"
-      disabled={!showsNote}
-      onClick={clearResults}
-      data-testid="new-visit"
-    >
-      New visit
-    </button>
-  );
+/** New visit (NewVisit.tsx), told whether the pane shows a note. */
+function NewVisitInRail() {
+  return <NewVisit showsNote={usePaneShowsNote()} />;
 }

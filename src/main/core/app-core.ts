@@ -9,6 +9,7 @@ import {
 } from '../../shared/contract';
 import { localIsoDate } from '../../shared/local-date';
 import type { VisitLinkReading } from '../../shared/visit-link';
+import type { VisitPatient } from '../../shared/contract/notes';
 import { UserFacingError } from './user-facing-error';
 import { ServiceCallError } from './service/service-error';
 import { SETTING_LABELS, type Settings } from '../../shared/settings';
@@ -282,8 +283,18 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
           encounters.isStarting() || encounters.inUse(sessionId) || existsSync(join(spoolRoot, sessionId)),
       )
       .then(
-        (forgotten) =>
-          forgotten > 0 && deps.log.info('demo: removed visits whose audio is gone', { visits: forgotten }),
+        (forgotten) => {
+          if (forgotten.length === 0) return;
+          deps.log.info('demo: removed visits whose audio is gone', { visits: forgotten.length });
+          // Its note cannot be opened any more: nothing of it stays here either (edits, patient).
+          for (const sessionId of forgotten) {
+            try {
+              notes.forget(sessionId);
+            } catch {
+              // Not a visit's name (a stray file in the demo's folder): nothing of a note to forget.
+            }
+          }
+        },
         (error: unknown) =>
           deps.log.warn('demo: removing old visits failed', { error: (error as Error).name }),
       );
@@ -407,11 +418,18 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       'encounter.start': async (request) => {
         signOutGate.refuseWhileSignedOut('record');
         refuseWithoutConsent(request, settings.get().consent);
-        return encounters
-          .start(request, await session(), { autoPauseAfterMs: settings.get().autoPauseAfterMs })
+        const current = await session();
+        const view = await encounters
+          .start(request, current, { autoPauseAfterMs: settings.get().autoPauseAfterMs })
           .catch((error: unknown) => {
             throw error instanceof ServiceCallError ? asStartProblem(error) : error;
           });
+        // The note's patient line, sealed for the clinician recording it (issue 31). Not waited
+        // for: the recording starts at once, and a read of it waits for the write.
+        const patient = patientOf(request);
+        if (view.sessionId && patient)
+          void notes.keepPatient(view.sessionId, patient, deliveryTargetOf(current));
+        return view;
       },
       'encounter.addForms': async ({ formItems }) => {
         await encounters.addForms(formItems);
@@ -422,7 +440,13 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       'recorder.pause': () => encounters.pause(),
       'recorder.resume': () => encounters.resume(),
       'recorder.end': () => encounters.end(),
-      'recorder.cancel': () => encounters.cancel(),
+      'recorder.cancel': async () => {
+        const sessionId = encounters.view().sessionId;
+        const view = await encounters.cancel();
+        // Discarded: nothing of the visit is kept, its patient details included.
+        if (sessionId && view.state === 'cancelled') notes.forget(sessionId);
+        return view;
+      },
       'results.get': async ({ sessionId }) => {
         signOutGate.refuseWhileSignedOut('open a visit');
         if (encounters.has(sessionId)) return encounters.results(sessionId);
@@ -441,6 +465,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       'history.discard': async ({ sessionId }) => {
         signOutGate.refuseWhileSignedOut('discard a visit');
         encounters.spooled.discard(unfinished(sessionId));
+        notes.forget(sessionId);
         return undefined;
       },
       'forms.templates': async () => {
@@ -522,6 +547,16 @@ function refuseWithoutConsent(request: StartEncounter, mode: Settings['consent']
     'Patient consent is required before recording: check that the patient agreed, then press Start recording.',
     [{ field: 'consent', message: 'Patient consent is required before recording.' }],
   );
+}
+
+/** The patient details an ambient visit is recorded with, as the note's header names them. */
+function patientOf(request: StartEncounter): VisitPatient | undefined {
+  const info = request.kind === 'ambient' ? request.context?.patient_info : undefined;
+  if (info?.date_of_birth === undefined && info?.sex === undefined) return undefined;
+  return {
+    ...(info.date_of_birth !== undefined ? { dateOfBirth: info.date_of_birth } : {}),
+    ...(info.sex !== undefined ? { sex: info.sex } : {}),
+  };
 }
 
 /** Settings that say which service and who the app is there: setting one ends a link's switch. */

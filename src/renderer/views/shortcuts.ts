@@ -21,6 +21,11 @@ export const SHORTCUTS = {
   },
   /** End visit while recording; Start recording on the ready visit (never on a note). */
   end: { key: 'Enter', aria: isMac ? 'Meta+Shift+Enter' : 'Control+Shift+Enter', label: `${modifier}Enter` },
+  /**
+   * New visit (issue 31), never while recording. O, not N: browsers keep Ctrl+Shift+N (⌘⇧N) for a
+   * private window and never hand it to the page, so in browser mode it would open one instead.
+   */
+  newVisit: { key: 'O', aria: isMac ? 'Meta+Shift+O' : 'Control+Shift+O', label: `${modifier}O` },
 } satisfies Record<string, Shortcut>;
 
 /** Copy all of the note on screen (issue 31): C for copy, and no text field copies on Ctrl+Shift+C. */

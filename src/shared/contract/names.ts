@@ -34,6 +34,7 @@ export const VERB_NAMES = [
   'notes.save',
   'notes.finish',
   'notes.unfinish',
+  'notes.patient',
   'privacy.status',
   'privacy.lock',
   'privacy.unlock',

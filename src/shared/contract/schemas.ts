@@ -15,7 +15,7 @@ import {
   startEncounterSchema,
 } from './encounter';
 import { historyListSchema } from './history';
-import { noteDraftReadingSchema, noteDraftSchema } from './notes';
+import { noteDraftReadingSchema, noteDraftSchema, visitPatientReadingSchema } from './notes';
 import { privacyStatusSchema, setPinSchema, unlockRequestSchema } from './privacy';
 import {
   declineVisitLinkSchema,
@@ -103,6 +103,11 @@ export const verbSchemas = {
   'notes.finish': { request: sessionRefSchema, response: nothing },
   /** Undo, a few seconds after finishing: the visit is to finish again, with its edits. */
   'notes.unfinish': { request: sessionRefSchema, response: nothing },
+  /**
+   * The patient details the visit was recorded with (issue 31), kept sealed by main since Start
+   * for the provider who recorded it, until the visit is finished: the note's header line.
+   */
+  'notes.patient': { request: sessionRefSchema, response: visitPatientReadingSchema },
   /** Whether main holds the window locked (issue 29): a reload or a second tab finds it so. */
   'privacy.status': { request: noPayload, response: privacyStatusSchema },
   /** The idle lock: main opens nothing of a visit and calls the service for nobody until unlocked. */
