@@ -71,6 +71,21 @@ describe('signed out', () => {
     expect(await refusal('notes.get', { sessionId })).toBe('answered');
   });
 
+  it('Sign out while the ended visit’s note is still being written: nothing signs in again by itself', async () => {
+    core = await createTestCore({ resultsPolling: { firstDelayMs: 50, maxDelayMs: 200 } });
+    await useBearerPartner(core, sandbox.url, 'dr-busy');
+    await callVerb(core, 'auth.signIn');
+    await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'busy1' });
+    await callVerb(core, 'recorder.end');
+    await callVerb(core, 'auth.signOut');
+    // The note's polling runs on meanwhile; with the organisation's token it used to sign in again.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({
+      signedIn: false,
+      signedOutByClinician: true,
+    });
+  });
+
   it('the idle lock: main opens nothing and calls the service for nobody until unlocked; never while recording', async () => {
     core = await createTestCore();
     await useBearerPartner(core, sandbox.url, 'dr-lock');

@@ -385,9 +385,13 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
           void (async () => {
             const current = await session();
             if (current.connection.service !== service) return;
-            await current.auth.current();
-            // That check signed in to the service: not for a window its clinician signed out of.
-            if (signOutGate.signedOut()) await current.auth.signOut();
+            // The service takes the token: a sign-in with it (undone for a window its clinician
+            // signed out of, which stays signed out).
+            const signedOut = signOutGate.signedOut();
+            const status = await current.auth.signIn();
+            // Unless the clinician pressed Sign in meanwhile.
+            if (signedOut && signOutGate.signedOut()) await current.auth.signOut();
+            if (!status.signedIn) throw new Error('the partner token was not taken');
             await pins.clearBlocked(service, partnerId);
             await privacy.changed();
           })().catch((error: unknown) =>

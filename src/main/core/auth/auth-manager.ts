@@ -108,6 +108,12 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
   /** Bumped by signOut/dispose/a new partner token: a login started before must not land. */
   let epoch = 0;
   let stopTimer: (() => void) | undefined;
+  /**
+   * The clinician pressed Sign out: nothing logs in again until they press Sign in (issue 29). A
+   * Bearer partner's token would sign in silently at the next call (a note still being written,
+   * say); such calls wait, as they do offline.
+   */
+  let stayedOut = false;
   const listeners = new Set<(status: AuthStatus) => void>();
   let lastEmitted = '';
 
@@ -306,6 +312,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
   return {
     async current() {
       if (valid(held)) return publicCredentials(held);
+      if (stayedOut) throw authError('signed_out');
       return loginOnce(false);
     },
     async renew(rejectedToken) {
@@ -316,6 +323,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       if (!inFlight && (rejectedToken === undefined || held?.serviceToken === rejectedToken)) {
         held = undefined;
       }
+      if (stayedOut) throw authError('signed_out');
       return loginOnce(false);
     },
     status,
@@ -324,6 +332,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       return () => listeners.delete(listener);
     },
     async signIn(options = {}) {
+      stayedOut = false;
       // A silent login already under way may make the browser unnecessary: let it finish first.
       if (inFlight && !inFlight.interactive) await inFlight.promise.catch(() => undefined);
       if (!valid(held)) await loginOnce(true, options.freshLogin === true && authModel === 'standard');
@@ -335,6 +344,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
     async signOut() {
       partner.cancel();
       reset();
+      stayedOut = true;
       await partner.forget();
       log.info('auth: signed out', { model: authModel });
       emit();
