@@ -75,7 +75,9 @@ test('the app turns the microphone into 100 ms 16 kHz chunks whose speech flags 
   const title = (await firstSection.getByRole('heading').textContent()) ?? '';
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   await firstSection.getByRole('button', { name: `Copy ${title}` }).click();
-  await expect(firstSection.getByRole('status')).toHaveText('Copied.');
+  // The button says so itself, for a moment (issue 31), and the window's live region once.
+  await expect(firstSection.getByTestId('copied')).toBeVisible();
+  await expect(page.getByTestId('copy-status')).toHaveText(`Copied: ${title}.`);
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   // The section's text alone: its EHR field already has the label.
   expect(copied).toBe((await firstSection.locator('p').first().textContent())?.trim());

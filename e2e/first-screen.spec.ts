@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from './support/fixtures';
-import { openSettings, saveAndGoBack } from './support/workspace';
+import { openSettings, saveAndGoBack, tryTheDemo } from './support/workspace';
 
 const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 
@@ -17,9 +17,12 @@ test('the first screen shows app info read over the contract, and main’s heart
   await page.getByText('About', { exact: true }).click();
   await expect(page.getByTestId('app-info')).toHaveText(`Ambient Scribe ${version} · ${modeWords}`);
   await expect(page.getByTestId('data-directory')).toContainText(scribe.dataDir);
-  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
+  // Whether the app works, in a clinician's words (issue 31).
+  await expect(page.getByTestId('link-state')).toHaveText('Working');
   await expect(page.getByRole('heading', { name: 'Welcome to Ambient Scribe' })).toBeVisible();
-  await expect(page.getByRole('note')).toContainText('Demo mode');
+  // Nobody chose the demo yet: no "Demo mode" badge before the choice (issue 31).
+  await expect(page.getByRole('note')).toHaveCount(0);
 
   // Events flow from main: the heartbeat number moves on.
   const first = await page.getByTestId('heartbeat').textContent();
@@ -76,7 +79,7 @@ test('the organisation’s door names every missing or malformed field at once; 
   page = await scribe.restart();
 
   // A returning clinician lands on the visit screen; the settings are in the menu.
-  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
   await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
   await expect(page.getByText('Note and forms')).toContainText('History and physical');
   await openSettings(page, 'Service (for IT)');
@@ -87,4 +90,24 @@ test('the organisation’s door names every missing or malformed field at once; 
   await openSettings(page, 'Recording and display');
   await expect(page.getByLabel('Noise suppression')).toBeChecked();
   await expect(page.getByLabel('Echo cancellation')).not.toBeChecked();
+});
+
+test('the words a clinician reads: the demo badge once the demo is chosen, who is signed in and nothing more, "Saved." only after Save', async ({
+  scribe,
+}) => {
+  const { page } = scribe;
+  await expect(page.getByRole('note')).toHaveCount(0);
+  await tryTheDemo(page);
+  await expect(page.getByRole('note')).toContainText('Demo mode');
+  await expect(page.getByTestId('sign-in-state')).toHaveText('Signed in as demo-clinician');
+  await expect(page.getByTestId('link-state')).toHaveText('Working');
+  // The first run saved the settings; Settings opened now has saved nothing yet.
+  await openSettings(page, 'Recording and display');
+  await expect(page.getByTestId('save-state')).toHaveText('');
+  await page.getByLabel('Theme').selectOption('dark');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByTestId('save-state')).toHaveText('Saved.');
+  // The other page saved nothing of its own.
+  await page.getByRole('tab', { name: 'Service (for IT)' }).click();
+  await expect(page.getByTestId('save-state')).toHaveText('');
 });

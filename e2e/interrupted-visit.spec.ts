@@ -1,6 +1,6 @@
 import { contiguousFromZero } from './support/captured-audio';
 import { expect, startVisit, test, useExternalService } from './support/external-service';
-import { tryTheDemo } from './support/workspace';
+import { tryTheDemo, unlockWithPin } from './support/workspace';
 
 /**
  * Issue 7's fault 4, from the clinician's side: the app is killed (SIGKILL) mid-recording and
@@ -56,6 +56,8 @@ test('after the kill and Finish, the service has every chunk the app received, b
   await expect(page.getByTestId('elapsed')).toHaveText('0:12', { timeout: 30_000 });
   const sentBeforeKill = audio.count;
   page = await scribe.crash();
+  // dr-faults has a PIN here: the app starts locked for them (issue 29).
+  await unlockWithPin(page, '2468');
 
   const row = page.getByTestId('history').getByRole('row', { name: /bed7visit2/ });
   await expect(row).toContainText('Interrupted');

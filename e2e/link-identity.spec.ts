@@ -7,7 +7,7 @@ import { expectAccessibleInBothThemes } from './support/axe';
 import { openUrlInRunningApp, startHostProcess, type HostProcess } from './support/browser-host-process';
 import { expect, test } from './support/fixtures';
 import { startRecordingService, type RecordingService } from './support/recording-service';
-import { openSettings } from './support/workspace';
+import { choosePin, openSettings, unlockWithPin } from './support/workspace';
 
 /**
  * Issue 28, from outside the window: a visit link, a file a user can write, or a changed address
@@ -81,6 +81,7 @@ for (const model of ['bearer', 'single_auth_token'] as const) {
     await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-victim', {
       timeout: 20_000,
     });
+    await choosePin(page);
 
     // Any web page or e-mail can fire this link; the browser asks once, or never.
     const handed = await openUrlInRunningApp(
@@ -128,6 +129,7 @@ test('where the policy lets links switch providers, nothing changes until the cl
     linksMaySwitchProvider: true,
   });
   await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-own', { timeout: 20_000 });
+  await choosePin(page);
   const handed = await openUrlInRunningApp(
     dataDir,
     'ambient-scribe://visit?encounter_id=locum7&sex=MALE&provider_id=dr-locum',
@@ -146,6 +148,8 @@ test('where the policy lets links switch providers, nothing changes until the cl
   expect(await providersAtService()).toEqual(['dr-own']);
 
   await question.getByRole('button', { name: 'Sign in as dr-locum' }).click();
+  // The locum's first sign-in on this computer: a PIN of their own before their visit opens.
+  await choosePin(page, '97531');
   await expect(page.getByLabel('Encounter ID')).toHaveValue('locum7');
   await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-locum');
   expect(await providersAtService()).toContain('dr-locum');
@@ -167,6 +171,7 @@ test('a changed service address never receives the partner token, the window ask
   const { dataDir } = launched;
   let page = launched.page;
   await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-own', { timeout: 20_000 });
+  await choosePin(page);
   // A visit recorded for the first service, and left unfinished (the app is killed mid-visit).
   await page.getByLabel('Encounter ID').fill('spooled1');
   await page.getByRole('button', { name: 'Start recording' }).click();
@@ -176,6 +181,8 @@ test('a changed service address never receives the partner token, the window ask
   host = await startHostProcess(dataDir, policyArgs);
   page = await (await browser.newContext()).newPage();
   await page.goto(host.launchUrl);
+  // dr-own has a PIN here: the app starts locked for them.
+  await unlockWithPin(page, '2468');
   const row = page.getByTestId('history').getByRole('row', { name: /spooled1/ });
   await expect(row).toContainText('Interrupted');
 

@@ -6,7 +6,7 @@ import { startSandboxProcess } from '../sandbox/test-support/sandbox-process';
 import { expectAccessibleInBothThemes } from './support/axe';
 import { startHostProcess } from './support/browser-host-process';
 import { expect, test } from './support/fixtures';
-import { openSettings, saveAndGoBack, tryTheDemo } from './support/workspace';
+import { choosePin, openSettings, saveAndGoBack, tryTheDemo, unlockWithPin } from './support/workspace';
 
 /**
  * Issue 29: the note is the clinician's work product. They fix it in the app, copy exactly what
@@ -172,6 +172,7 @@ test('another clinician signed in on the same laptop sees none of the first oneâ
     await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-first', {
       timeout: 20_000,
     });
+    await choosePin(page, '1111');
     await page.getByLabel('Encounter ID').fill('first1');
     await page.getByRole('button', { name: 'Start recording' }).click();
     await expect(page.getByTestId('elapsed')).toHaveText('0:14', { timeout: 30_000 });
@@ -190,6 +191,7 @@ test('another clinician signed in on the same laptop sees none of the first oneâ
     await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-second', {
       timeout: 20_000,
     });
+    await choosePin(page, '2222');
     await expect(page.getByTestId('history').getByRole('row', { name: /first1/ })).toHaveCount(0);
     await expect(page.getByTestId('notes-to-finish')).toHaveCount(0);
     await expect(page.getByText('Only dr-first wrote this.')).toHaveCount(0);
@@ -197,7 +199,15 @@ test('another clinician signed in on the same laptop sees none of the first oneâ
     // Back as the first: the visit and the edit are theirs again.
     await openSettings(page, 'Service (for IT)');
     await page.getByLabel('Provider ID').fill('dr-first');
-    await saveAndGoBack(page);
+    await page.getByRole('button', { name: 'Save' }).click();
+    // dr-first's window again, locked at once: only dr-first's PIN opens it; dr-second's opens nothing.
+    await expect(page.getByTestId('lock-screen')).toContainText('Only dr-first can open it again.');
+    await unlockWithPin(page, '2222');
+    await expect(page.getByRole('alert')).toHaveText('That PIN is not right. 4 tries left.');
+    await expect(page.getByText('Only dr-first wrote this.')).toHaveCount(0);
+    await unlockWithPin(page, '1111');
+    // Back where the lock found the window: Settings, saved.
+    await page.getByRole('button', { name: 'Back to the visit' }).click();
     await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-first', {
       timeout: 20_000,
     });

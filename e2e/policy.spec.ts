@@ -7,7 +7,7 @@ import { startHostProcess, type HostProcess } from './support/browser-host-proce
 import { expectAccessibleInBothThemes } from './support/axe';
 import { BEARER_PARTNER } from './support/external-service';
 import { expect, test } from './support/fixtures';
-import { openSettings } from './support/workspace';
+import { choosePin, openSettings } from './support/workspace';
 
 /**
  * Issue 18, managed configuration: IT installs a policy file with the app, and the clinician never
@@ -89,6 +89,7 @@ test('a policy for a bearer partner: no setup, signed in by itself, locked setti
     await expect(page.getByTestId('sign-in-state')).toContainText(`Signed in as ${providerId}`, {
       timeout: 20_000,
     });
+    await choosePin(page);
     await expect(page.getByRole('heading', { name: 'Welcome to Ambient Scribe' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Start recording' })).toBeEnabled();
     // Not the demo: no badge.

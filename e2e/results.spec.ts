@@ -57,14 +57,17 @@ test('after End: a timeline with the wait, then the note whose sections light th
   await page.keyboard.press('Enter');
   await expect(show).toHaveAttribute('aria-pressed', 'true');
 
-  // Copy all: every section, title then text, a blank line between sections.
+  // Copy all: every section with something in it, title then text, a blank line between sections;
+  // a section the service found nothing for is not pasted into the EHR (issue 31).
   await page
     .context()
     .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: scribe.host?.origin });
   await page.getByRole('button', { name: 'Copy all of the note' }).click();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  const titles = await page.locator('.note-section h4').allTextContents();
+  const titles = await page.locator('.note-section[data-empty="false"] h4').allTextContents();
+  expect(titles.length).toBeGreaterThan(0);
   expect(copied.split('\n\n').map((part) => part.split('\n')[0])).toEqual(titles);
+  expect(copied).not.toContain('Nothing relevant');
 
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.screenshot({ path: `e2e/artifacts/results-${scribe.target}-dark.png`, fullPage: true });

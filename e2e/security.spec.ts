@@ -27,7 +27,7 @@ const LIBRARY_GLOBALS = ['__zod_globalConfig', '__zod_globalRegistry'];
  * service's minimum of 1 s of speech for a note.
  */
 async function firstRunAndShortVisit(page: Page): Promise<void> {
-  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
   // First run: the built-in demo service, as its bearer partner.
   await tryTheDemo(page);
   await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
@@ -43,7 +43,7 @@ test('window has nothing a blank page lacks but the contract bridge, and the bri
   scribe,
 }) => {
   const { page } = scribe;
-  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
   // A blank frame of the same origin in the same browser: the globals every page has.
   const extra = await page.evaluate(() => {
     const frame = document.createElement('iframe');
@@ -77,7 +77,7 @@ test('window.open is refused: it returns null, nothing opens, it cannot be put b
   scribe,
 }) => {
   const { page } = scribe;
-  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
   const opened: Page[] = [];
   page.context().on('page', (popup) => opened.push(popup));
   const console: string[] = [];
@@ -136,7 +136,7 @@ test('standard partner: after the sign-in at the identity provider, no token rea
   const { page } = scribe;
   const frames = watchSocketFrames(page);
   await page.reload();
-  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
   await tryTheDemoAsStandardPartner(page);
   const popup = page.context().waitForEvent('page');
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -161,7 +161,7 @@ test('the token search finds a real service token, named tokens and partner toke
     'planting a cookie needs an http page; the search itself is the same code in Electron',
   );
   const { page } = scribe;
-  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
   // A token as the documentation service issues them (the sandbox's own code).
   const { token } = await createServiceTokens({ lifetimeMs: 60_000 }).issue({
     partnerId: 'demo-bearer',
@@ -199,7 +199,7 @@ test('no CSP violation while the app loads, checks the microphone and records wi
   const { page } = scribe;
   const csp = await watchCsp(page);
   await page.reload();
-  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
   await tryTheDemo(page);
 
   await page.getByRole('button', { name: 'Check the microphone' }).click();
@@ -222,7 +222,7 @@ test('the CSP watch sees a violation: an inline script and an inline event handl
   const { page } = scribe;
   const csp = await watchCsp(page);
   await page.reload();
-  await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+  await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
 
   const ran = await page.evaluate(() => {
     const script = document.createElement('script');

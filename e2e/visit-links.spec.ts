@@ -12,7 +12,7 @@ import {
 } from './support/browser-host-process';
 import { BEARER_PARTNER } from './support/external-service';
 import { expect, test } from './support/fixtures';
-import { tryTheDemo } from './support/workspace';
+import { choosePin, tryTheDemo } from './support/workspace';
 
 /**
  * Issue 18, visit links: the EHR opens `ambient-scribe://visit?…` and the app shows that visit,
@@ -71,6 +71,8 @@ test('a link opens the visit filled in, Start records it, a link meanwhile waits
 
   // The link's visit, ready: every field it carried is filled in and shown, its provider signed in.
   await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-ehr', { timeout: 20_000 });
+  // dr-ehr's first sign-in here: their PIN first, then the link's visit.
+  await choosePin(page);
   await expect(page.getByTestId('linked-visit')).toHaveText('Opened from the EHR.');
   await expect(page.getByLabel('Encounter ID')).toHaveValue('ehr4711');
   await expect(page.getByLabel('Date of birth')).toHaveValue('1961-04-09');

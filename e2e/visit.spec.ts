@@ -23,14 +23,18 @@ test('from first launch to a note with a filled form, without reading anything',
   await tryTheDemo(page);
   await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
 
-  // The visit's details: the encounter id is checked as it is typed.
+  // The visit's details: the encounter id is checked as it is typed, and taken as the EHR prints
+  // it (issue 31): its letters and digits are what is sent, and the screen says so.
   const encounterId = page.getByLabel('Encounter ID');
   await expect(encounterId).toHaveValue(/^visit\d{14}$/);
-  await encounterId.fill('bed 12');
-  await expect(page.getByText('Encounter ID must be 1 to 255 letters and digits')).toBeVisible();
+  await encounterId.fill('-- --');
+  await expect(page.getByText('Encounter ID must have at least one letter or digit')).toBeVisible();
   await expect(encounterId).toHaveAttribute('aria-invalid', 'true');
-  await encounterId.fill('bed12visit3');
+  await encounterId.fill('bed 12 visit 3');
   await expect(encounterId).toHaveAttribute('aria-invalid', 'false');
+  await expect(
+    page.getByText('Sent as bed12visit3: the service takes letters and digits only'),
+  ).toBeVisible();
   // Typed as people write it; shown in words as understood before the visit starts.
   await page.getByLabel('Date of birth').fill('9 Apr 1961');
   await expect(page.getByText(/^Understood as (9 April 1961|April 9, 1961)$/)).toBeVisible();
@@ -75,13 +79,11 @@ test('from first launch to a note with a filled form, without reading anything',
   await page.keyboard.press('Control+Shift+Enter');
 
   await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
-  const sections = page.locator('.note-section h4');
-  await expect(sections).toHaveText([
+  // SOAP as clinicians read it (issue 31): the service's sections under S, O, A and P.
+  await expect(page.locator('.note-heading')).toHaveText(['Subjective', 'Objective', 'Assessment', 'Plan']);
+  await expect(page.locator('.note-section h5')).toHaveText([
     'Chief complaint',
     'History of present illness',
-    'Physical exam',
-    'Assessment',
-    'Plan',
   ]);
   await expect(page.getByTestId('transcript').getByRole('listitem').first()).toContainText('0:0');
   // Every line's time is on the visit's clock, during a turn of the conversation: the auto-paused

@@ -56,7 +56,7 @@ for (const scheme of ['light', 'dark'] as const) {
     const { page } = scribe;
     await page.setViewportSize(VIEWPORT);
     await page.emulateMedia({ colorScheme: scheme });
-    await expect(page.getByTestId('link-state')).toHaveText('App core connected');
+    await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
     await tryTheDemo(page);
     // A returning clinician: the app opens on the workspace.
     await page.reload();
@@ -157,6 +157,75 @@ test('Sign out leaves nothing of the patient on screen or in the page: no note, 
   await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
   await page.getByRole('button', { name: 'New visit' }).click();
   await expect(start).toBeEnabled();
+});
+
+test('a visit past an hour: the transcript’s times read h:mm:ss and stay clear of the speaker label', async ({
+  scribe,
+}) => {
+  test.setTimeout(90_000);
+  const { page } = scribe;
+  await page.setViewportSize(VIEWPORT);
+  // The service's transcript, an hour later: every start_offset main passes on gains an hour,
+  // and every turn is long.
+  // Recording an hour here would take an hour; the view is what is under test.
+  await page.routeWebSocket(
+    (url) => url.pathname === '/contract',
+    (client) => {
+      const server = client.connectToServer();
+      client.onMessage((message) => server.send(message));
+      server.onMessage((message) => {
+        if (typeof message !== 'string' || !message.includes('start_offset')) return client.send(message);
+        const anHourOn = (value: unknown): unknown => {
+          if (Array.isArray(value)) return value.map(anHourOn);
+          if (value === null || typeof value !== 'object') return value;
+          const entries = Object.entries(value).map(([key, inner]) =>
+            key === 'start_offset' && typeof inner === 'object' && inner !== null
+              ? [key, { ...inner, hours: ((inner as { hours?: number }).hours ?? 0) + 1 }]
+              : // Long turns, as an hour into a visit has: the row's text presses on its time.
+                key === 'transcript' && typeof inner === 'string'
+                ? [key, Array.from({ length: 6 }, () => inner).join(' ')]
+                : [key, anHourOn(inner)],
+          );
+          return Object.fromEntries(entries);
+        };
+        client.send(JSON.stringify(anHourOn(JSON.parse(message))));
+      });
+    },
+  );
+  await tryTheDemo(page);
+  await page.reload();
+  await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as demo-clinician');
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  await expect(page.getByTestId('elapsed')).toHaveText(/\b0:(09|[1-5]\d)$/, { timeout: 20_000 });
+  await page.getByRole('button', { name: 'End visit' }).click();
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 60_000 });
+  const rows = page.getByTestId('transcript').getByRole('listitem');
+  await expect(rows.first().locator('time')).toHaveText(/^1:\d{2}:\d{2}$/);
+  // Where the time's text is drawn (a box can stay put while its text overflows it), against
+  // where the speaker label (or the words) begins, and whether the time wrapped onto a second line.
+  const lines = await page.getByTestId('transcript').evaluate((list) =>
+    Array.from(list.querySelectorAll('li')).map((row) => {
+      const time = row.querySelector('time')!;
+      const text = document.createRange();
+      text.selectNodeContents(time);
+      const drawn = text.getBoundingClientRect();
+      // The speaker label where the service gives one (the demo's does not), else the words.
+      const next = time.nextElementSibling!.getBoundingClientRect();
+      return {
+        time: time.textContent,
+        textEnds: drawn.right,
+        nextStarts: next.left,
+        lines: text.getClientRects().length,
+      };
+    }),
+  );
+  expect(lines.length).toBeGreaterThan(0);
+  for (const line of lines) {
+    expect(line.textEnds, `${line.time} ends before the speaker or words`).toBeLessThanOrEqual(
+      line.nextStarts,
+    );
+    expect(line.lines, `${line.time} on one line`).toBe(1);
+  }
 });
 
 test('a window left alone for 10 minutes locks and forgets the patient, but never while it records', async ({

@@ -1,12 +1,19 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createJsonFileStorage } from '../src/main/core/json-file-storage';
+import { silentLogger } from '../src/main/core/ports';
+import { createMemorySecretBox, type SecretBox } from '../src/main/core/secrets/secret-box';
+import type { PrivacyStatus } from '../src/shared/contract';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { AppCore } from '../src/main/core/app-core';
 import type { AuthStatus, HistoryEntry } from '../src/shared/contract';
 import type { NoteDraftReading } from '../src/shared/contract/notes';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
 import { inProcessApi } from './support/in-process-api';
-import { callVerb, useBearerPartner } from './support/sandbox-partner';
-import { createTestCore } from './support/test-core';
+import { callVerb, SANDBOX_BEARER_TOKEN, useBearerPartner } from './support/sandbox-partner';
+import { createTestCore, testAppInfo } from './support/test-core';
 
 /**
  * Issue 29: after Sign out a Bearer partner's app (whose token is the organisation's, so it could
@@ -44,6 +51,10 @@ describe('signed out', () => {
     expect(await refusal('notes.get', { sessionId })).toBe(
       'You signed out: sign in to see and keep your edits of this note.',
     );
+    // Nor the patient details kept with it (issue 31).
+    expect(await refusal('notes.patient', { sessionId })).toBe(
+      'You signed out: sign in to see and keep your edits of this note.',
+    );
     expect(await refusal('encounter.start', { kind: 'ambient', encounterId: 'out2' })).toBe(
       'You signed out: sign in to record.',
     );
@@ -60,6 +71,21 @@ describe('signed out', () => {
     expect(await refusal('notes.get', { sessionId })).toBe('answered');
   });
 
+  it('Sign out while the ended visit’s note is still being written: nothing signs in again by itself', async () => {
+    core = await createTestCore({ resultsPolling: { firstDelayMs: 50, maxDelayMs: 200 } });
+    await useBearerPartner(core, sandbox.url, 'dr-busy');
+    await callVerb(core, 'auth.signIn');
+    await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'busy1' });
+    await callVerb(core, 'recorder.end');
+    await callVerb(core, 'auth.signOut');
+    // The note's polling runs on meanwhile; with the organisation's token it used to sign in again.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({
+      signedIn: false,
+      signedOutByClinician: true,
+    });
+  });
+
   it('the idle lock: main opens nothing and calls the service for nobody until unlocked; never while recording', async () => {
     core = await createTestCore();
     await useBearerPartner(core, sandbox.url, 'dr-lock');
@@ -69,19 +95,23 @@ describe('signed out', () => {
     const { entries } = await callVerb<{ entries: HistoryEntry[] }>(core, 'history.list');
     const sessionId = entries[0]!.sessionId;
 
-    expect(await callVerb(core, 'privacy.lock')).toEqual({ locked: true });
+    // dr-lock has no PIN here (the window asks for one at sign-in; see the PIN tests): Continue.
+    expect(await callVerb(core, 'privacy.lock')).toMatchObject({ locked: true, unlockWith: 'continue' });
     // A reload (or another tab) asks main: still locked.
-    expect(await callVerb(core, 'privacy.status')).toEqual({ locked: true });
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, clinician: 'dr-lock' });
     expect(await refusal('results.get', { sessionId })).toBe(
       'This window is locked: unlock it to open a visit.',
     );
     expect(await refusal('notes.get', { sessionId })).toBe(
       'This window is locked: unlock it to see and keep your edits of this note.',
     );
+    expect(await refusal('notes.patient', { sessionId })).toBe(
+      'This window is locked: unlock it to see and keep your edits of this note.',
+    );
     expect(await refusal('encounter.start', { kind: 'ambient', encounterId: 'lock2' })).toBe(
       'This window is locked: unlock it to record.',
     );
-    expect(await callVerb(core, 'privacy.unlock')).toEqual({ locked: false });
+    expect(await callVerb(core, 'privacy.unlock')).toMatchObject({ locked: false });
     expect(await refusal('notes.get', { sessionId })).toBe('answered');
   });
 
@@ -104,5 +134,202 @@ describe('signed out', () => {
     expect((await callVerb<NoteDraftReading>(core, 'notes.get', { sessionId })).draft?.sections).toEqual({
       '0:Plan': 'Typed just before the lock.',
     });
+  });
+});
+
+/**
+ * A Bearer partner's token is the organisation's: the PIN a clinician chose here is what proves
+ * who unlocks the window, signs in again after Sign out, or opens the app after a restart.
+ */
+describe('the PIN', () => {
+  /** A core on `dir` and `secrets`: the same laptop across restarts. */
+  const coreOn = (dir: string, secrets: SecretBox) =>
+    createTestCore({
+      settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
+      secrets,
+      appInfo: testAppInfo(dir),
+    });
+  const visit = async (encounterId: string) => {
+    await callVerb(core!, 'encounter.start', { kind: 'ambient', encounterId });
+    await callVerb(core!, 'recorder.cancel');
+    const { entries } = await callVerb<{ entries: HistoryEntry[] }>(core!, 'history.list');
+    return entries[0]!.sessionId;
+  };
+
+  it('is chosen at the first sign-in, unlocks only when right, and holds across Sign out and a restart', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'scribe-pin-'));
+    const secrets = createMemorySecretBox();
+    core = await coreOn(dir, secrets);
+    await useBearerPartner(core, sandbox.url, 'dr-pin');
+    await callVerb(core, 'auth.signIn');
+    expect(await callVerb<PrivacyStatus>(core, 'privacy.status')).toMatchObject({
+      locked: false,
+      pinNeeded: true,
+    });
+    expect(await refusal('privacy.setPin', { pin: '12a4' })).toBe('PIN: Use 4 to 12 digits.');
+    expect(await refusal('privacy.setPin', { pin: '123' })).toBe('PIN: Use 4 to 12 digits.');
+    expect(await callVerb(core, 'privacy.setPin', { pin: '2468' })).toMatchObject({ pinNeeded: false });
+    // A second PIN cannot replace the first without it.
+    expect(await refusal('privacy.setPin', { pin: '1357' })).toBe('You already have a PIN on this computer.');
+    const sessionId = await visit('pin1');
+
+    expect(await callVerb(core, 'privacy.lock')).toMatchObject({
+      locked: true,
+      unlockWith: 'pin',
+      pinTriesLeft: 5,
+    });
+    expect(await refusal('privacy.unlock')).toBe('Enter your PIN to unlock this window.');
+    expect(await refusal('privacy.unlock', { signIn: true })).toBe('Enter your PIN to unlock this window.');
+    expect(await refusal('privacy.unlock', { pin: '1111' })).toBe('That PIN is not right. 4 tries left.');
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, pinTriesLeft: 4 });
+    expect(await refusal('results.get', { sessionId })).toBe(
+      'This window is locked: unlock it to open a visit.',
+    );
+    expect(await callVerb(core, 'privacy.unlock', { pin: '2468' })).toMatchObject({ locked: false });
+    expect(await refusal('notes.get', { sessionId })).toBe('answered');
+    // The right PIN resets the count.
+    await callVerb(core, 'privacy.lock');
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ pinTriesLeft: 5 });
+    await callVerb(core, 'privacy.unlock', { pin: '2468' });
+
+    // Sign out, then Sign in: the organisation's token signs in, the PIN still opens the window.
+    await callVerb(core, 'auth.signOut');
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: false });
+    await callVerb(core, 'auth.signIn');
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, unlockWith: 'pin' });
+    expect(await refusal('notes.get', { sessionId })).toBe(
+      'This window is locked: unlock it to see and keep your edits of this note.',
+    );
+    await callVerb(core, 'privacy.unlock', { pin: '2468' });
+
+    // A restart: the app starts locked for dr-pin, and resumes nothing on their behalf until unlocked.
+    await core.stop();
+    core = await coreOn(dir, secrets);
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({
+      locked: true,
+      unlockWith: 'pin',
+      clinician: 'dr-pin',
+    });
+    expect(await refusal('results.get', { sessionId })).toBe(
+      'This window is locked: unlock it to open a visit.',
+    );
+    expect(await callVerb(core, 'privacy.unlock', { pin: '2468' })).toMatchObject({ locked: false });
+    expect(await refusal('results.get', { sessionId })).toBe('answered');
+  });
+
+  it('five wrong PINs sign the window out; only the partner token entered again lets the clinician back', async () => {
+    core = await createTestCore();
+    await useBearerPartner(core, sandbox.url, 'dr-tries');
+    await callVerb(core, 'auth.signIn');
+    await callVerb(core, 'privacy.setPin', { pin: '8642' });
+    const sessionId = await visit('tries1');
+    await callVerb(core, 'privacy.lock');
+    for (const left of [4, 3, 2, 1])
+      expect(await refusal('privacy.unlock', { pin: `000${left}` })).toBe(
+        `That PIN is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`,
+      );
+    expect(await refusal('privacy.unlock', { pin: '0000' })).toBe(
+      'Too many wrong PINs: this window signed out. Your IT admin enters the partner token again in Settings; then dr-tries signs in and chooses a new PIN.',
+    );
+    expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({
+      signedIn: false,
+      signedOutByClinician: true,
+    });
+    expect(await refusal('results.get', { sessionId })).toBe('You signed out: sign in to open a visit.');
+    // The right PIN now is no better than a wrong one: Sign in is refused by name.
+    expect(await refusal('auth.signIn')).toMatch(
+      /^Too many wrong PINs for dr-tries\. Your IT admin enters the partner token/,
+    );
+    expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({ signedIn: false });
+
+    // IT enters the partner token again: dr-tries signs in and chooses a new PIN.
+    await callVerb(core, 'secrets.setPartnerToken', { token: SANDBOX_BEARER_TOKEN });
+    await expect.poll(async () => (await core!.router.dispatch('auth.signIn', undefined)).ok).toBe(true);
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: false, pinNeeded: true });
+    await callVerb(core, 'privacy.setPin', { pin: '9753' });
+    expect(await refusal('notes.get', { sessionId })).toBe('answered');
+  });
+
+  it('a blocked PIN lets nobody in as its clinician: not Settings, not a typed token the service refuses', async () => {
+    core = await createTestCore();
+    await useBearerPartner(core, sandbox.url, 'dr-victim');
+    await callVerb(core, 'auth.signIn');
+    await callVerb(core, 'privacy.setPin', { pin: '4321' });
+    const sessionId = await visit('victim1');
+    await callVerb(core, 'privacy.lock');
+    for (const pin of ['0001', '0002', '0003', '0004']) await refusal('privacy.unlock', { pin });
+    expect(await refusal('privacy.unlock', { pin: '0005' })).toMatch(/^Too many wrong PINs/);
+
+    // Another provider signs in (the same partner token), then Settings names the victim again:
+    // signed out at once.
+    await callVerb(core, 'settings.set', { providerId: 'dr-evil' });
+    await callVerb(core, 'auth.signIn');
+    await callVerb(core, 'privacy.setPin', { pin: '1111' });
+    await callVerb(core, 'settings.set', { providerId: 'dr-victim' });
+    expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({ signedOutByClinician: true });
+    expect(await refusal('results.get', { sessionId })).toBe('You signed out: sign in to open a visit.');
+    expect(await refusal('auth.signIn')).toMatch(/^Too many wrong PINs for dr-victim\./);
+
+    // Any text typed as the partner token clears nothing: only one the service takes.
+    await callVerb(core, 'secrets.setPartnerToken', { token: 'not-the-organisations-token' });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await refusal('auth.signIn')).toMatch(/^Too many wrong PINs for dr-victim\./);
+    expect(await refusal('results.get', { sessionId })).toBe('You signed out: sign in to open a visit.');
+  });
+
+  it('a locked window changes nobody: who signs in, the partner token and a link’s provider wait for the unlock', async () => {
+    core = await createTestCore();
+    await useBearerPartner(core, sandbox.url, 'dr-locked');
+    await callVerb(core, 'auth.signIn');
+    await callVerb(core, 'privacy.setPin', { pin: '2580' });
+    await callVerb(core, 'privacy.lock');
+    expect(await refusal('settings.set', { providerId: 'dr-else' })).toBe(
+      'This window is locked: unlock it to change who signs in.',
+    );
+    expect(await refusal('secrets.setPartnerToken', { token: SANDBOX_BEARER_TOKEN })).toBe(
+      'This window is locked: unlock it first.',
+    );
+    expect(await refusal('auth.signIn')).toBe('This window is locked: unlock it first.');
+    expect(await refusal('visitLinks.take', { id: 1, switchProvider: true })).toBe(
+      'This window is locked: unlock it to sign in as the link’s provider.',
+    );
+    // What is not about who signs in still goes (the theme, say).
+    expect(await refusal('settings.set', { theme: 'dark' })).toBe('answered');
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, clinician: 'dr-locked' });
+  });
+
+  it('is each clinician’s own: another provider’s PIN opens nothing of dr-a’s', async () => {
+    core = await createTestCore();
+    await useBearerPartner(core, sandbox.url, 'dr-a');
+    await callVerb(core, 'auth.signIn');
+    await callVerb(core, 'privacy.setPin', { pin: '1111' });
+    await callVerb(core, 'auth.signOut');
+    await useBearerPartner(core, sandbox.url, 'dr-b');
+    await callVerb(core, 'auth.signIn');
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: false, pinNeeded: true });
+    await callVerb(core, 'privacy.setPin', { pin: '2222' });
+    await callVerb(core, 'auth.signOut');
+    // Back as dr-a: dr-b's PIN is wrong here.
+    await useBearerPartner(core, sandbox.url, 'dr-a');
+    await callVerb(core, 'auth.signIn');
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, clinician: 'dr-a' });
+    expect(await refusal('privacy.unlock', { pin: '2222' })).toBe('That PIN is not right. 4 tries left.');
+    expect(await callVerb(core, 'privacy.unlock', { pin: '1111' })).toMatchObject({ locked: false });
+    const sessionId = await visit('minea');
+
+    // No Sign out this time: dr-b's provider ID typed into Settings over dr-a's signed-in window.
+    await callVerb(core, 'settings.set', { providerId: 'dr-b' });
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, clinician: 'dr-b' });
+    expect(await refusal('encounter.start', { kind: 'ambient', encounterId: 'asb' })).toBe(
+      'This window is locked: unlock it to record.',
+    );
+    await callVerb(core, 'privacy.unlock', { pin: '2222' });
+    // And back to dr-a's: their PIN again, and their visit opens only then.
+    await callVerb(core, 'settings.set', { providerId: 'dr-a' });
+    expect(await refusal('results.get', { sessionId })).toBe(
+      'This window is locked: unlock it to open a visit.',
+    );
+    await callVerb(core, 'privacy.unlock', { pin: '1111' });
+    expect(await refusal('results.get', { sessionId })).toBe('answered');
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CapturedAudio } from './captured-audio';
 import { test as scribeTest } from './fixtures';
-import { openSettings, saveAndGoBack } from './workspace';
+import { choosePin, openSettings, saveAndGoBack } from './workspace';
 import {
   startSandboxProcess,
   type SandboxProcess,
@@ -114,6 +114,8 @@ export async function useExternalService(
   await expect(page.getByTestId('sign-in-state')).toContainText(`Signed in as ${providerId}`, {
     timeout: 15_000,
   });
+  // A bearer partner's clinician, signed in for the first time here: their PIN (issue 29).
+  await choosePin(page);
   // The clinician's own page: auto-pause at its longest, or as asked.
   await openSettings(page, 'Recording and display');
   await page.getByLabel('Auto-pause after (seconds without speech)').fill(String(autoPauseSeconds));

@@ -37,3 +37,21 @@ export async function tryTheDemoAsStandardPartner(page: Page): Promise<void> {
   await saveAndGoBack(page);
   await expect(page.getByTestId('sign-in-state')).toHaveText('Not signed in');
 }
+
+/**
+ * A Bearer or Single Auth Token partner's clinician, signed in for the first time on this
+ * computer, chooses the PIN that unlocks the window as them (issue 29).
+ */
+export async function choosePin(page: Page, pin = '2468'): Promise<void> {
+  await expect(page.getByTestId('pin-setup')).toBeVisible({ timeout: 20_000 });
+  await page.getByTestId('new-pin').fill(pin);
+  await page.getByTestId('new-pin-again').fill(pin);
+  await page.getByRole('button', { name: 'Set PIN' }).click();
+  await expect(page.getByTestId('pin-setup')).toHaveCount(0);
+}
+
+/** The locked window's PIN, typed and sent. */
+export async function unlockWithPin(page: Page, pin: string): Promise<void> {
+  await page.getByTestId('pin').fill(pin);
+  await page.getByRole('button', { name: 'Unlock' }).click();
+}

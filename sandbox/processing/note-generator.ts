@@ -5,6 +5,7 @@
  */
 import {
   DEFAULT_SECTIONS,
+  NOTHING_FOUND_CONTENT,
   sectionInfo,
   type SummarySection,
   type TranscriptEntry,
@@ -13,7 +14,8 @@ import { SECTION_RULES, type SectionRule } from './note-rules';
 import { asSentence, isQuestion, plainWords, utterancesOf, type Utterance } from './text-match';
 import type { GenerateNote } from './types';
 
-export const NOTHING_RELEVANT = 'Nothing relevant to this section was found in the conversation.';
+/** What a section says when nothing fits it: the sentence the client knows (src/shared/service). */
+export const NOTHING_RELEVANT = NOTHING_FOUND_CONTENT;
 export const NOT_STANDARD =
   'Not a standard section: the sandbox fills only the standard sections listed in docs/protocol.md.';
 

@@ -6,6 +6,8 @@ import { HistoryView } from './views/HistoryView';
 import { useIdleLock } from './views/idle-lock';
 import { LaunchAddressNeeded } from './views/LaunchAddressNeeded';
 import { LockScreen } from './views/LockScreen';
+import { NewVisit } from './views/NewVisit';
+import { PinSetup } from './views/PinSetup';
 import { PolicyProblem } from './views/PolicyProblem';
 import { RecordView } from './views/visit/RecordView';
 import { ResultsView } from './views/ResultsView';
@@ -27,17 +29,31 @@ export function App() {
   const refused = useAppStore((s) => s.link === 'refused');
   const [showSettings, setShowSettings] = useState(false);
   const locked = useAppStore((s) => s.locked);
+  // Signed in, with no PIN of their own here yet: nothing of a patient until they choose one.
+  const pinNeeded = useAppStore(
+    (s) =>
+      s.privacy?.pinNeeded === true &&
+      s.auth?.signedIn === true &&
+      !RECORDING_STATES.has(s.recorder?.state ?? 'idle'),
+  );
   const recording = useAppStore((s) => RECORDING_STATES.has(s.recorder?.state ?? 'idle'));
   const idleMinutes = useAppStore((s) => s.settings?.idleLockMinutes ?? 10);
   const lockForIdle = useAppStore((s) => s.lockForIdle);
   useIdleLock(idleMinutes * 60_000, recording || !firstRunComplete, lockForIdle);
+  // Main locked while a visit recorded (another clinician's sign-in, say): the lock screen once it ends.
+  const heldLock = useAppStore((s) => s.privacy?.locked === true && !s.locked);
+  const receivePrivacy = useAppStore((s) => s.receivePrivacy);
+  const privacy = useAppStore((s) => s.privacy);
+  useEffect(() => {
+    if (heldLock && !recording && privacy) receivePrivacy(privacy);
+  }, [heldLock, recording, privacy, receivePrivacy]);
   const setup = !firstRunComplete || showSettings;
   useEffect(() => applyTheme(document.documentElement, theme), [theme]);
   const policyBroken = useAppStore((s) => s.appInfo?.policyProblem !== undefined);
   // The EHR's visit links open their visit in the pane (issue 18), once there is a workspace.
   const leaveSettings = useCallback(() => setShowSettings(false), []);
   useOpenLinkedVisits({
-    enabled: firstRunComplete && !locked && !policyBroken,
+    enabled: firstRunComplete && !locked && !pinNeeded && !policyBroken,
     settingsOpen: showSettings,
     leaveSettings,
   });
@@ -53,6 +69,8 @@ export function App() {
         <PolicyProblem />
       ) : locked ? (
         <LockScreen />
+      ) : pinNeeded && !setup ? (
+        <PinSetup />
       ) : setup ? (
         <main className="app-main">
           <div className="stack">
@@ -62,7 +80,7 @@ export function App() {
       ) : (
         <div className="workspace">
           <aside className="rail" aria-label="Visits">
-            <NewVisitButton />
+            <NewVisitInRail />
             <HistoryView />
           </aside>
           <main className="pane">
@@ -91,19 +109,7 @@ function usePaneShowsNote(): boolean {
   );
 }
 
-/** Leaves the note on screen for the next visit's form; never while a visit records. */
-function NewVisitButton() {
-  const showsNote = usePaneShowsNote();
-  const clearResults = useAppStore((s) => s.clearResults);
-  return (
-    <button
-      type="button"
-      className="new-visit"
-      disabled={!showsNote}
-      onClick={clearResults}
-      data-testid="new-visit"
-    >
-      New visit
-    </button>
-  );
+/** New visit (NewVisit.tsx), told whether the pane shows a note. */
+function NewVisitInRail() {
+  return <NewVisit showsNote={usePaneShowsNote()} />;
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { NOTE_TEMPLATES, templateName, templateOf, templateSections } from './note-templates';
+import {
+  NOTE_TEMPLATES,
+  templateHeadings,
+  templateName,
+  templateOf,
+  templateSections,
+} from './note-templates';
 import { DEFAULT_SECTIONS, SECTION_NAMES } from './service/sections';
 import { DEFAULT_SETTINGS, settingsSchema } from './settings';
 
@@ -23,5 +29,32 @@ describe('note templates', () => {
     expect(settingsSchema.shape.noteSections.safeParse([]).error?.issues[0]?.message).toBe(
       'must include at least one section',
     );
+  });
+
+  it('groups SOAP and History and physical under the headings clinicians expect, each section once and in order', () => {
+    expect(templateHeadings('soap')?.map((h) => h.title)).toEqual([
+      'Subjective',
+      'Objective',
+      'Assessment',
+      'Plan',
+    ]);
+    expect(templateHeadings('history-and-physical')?.map((h) => h.title)).toEqual([
+      'History',
+      'Physical examination',
+      'Assessment and plan',
+    ]);
+    // The plain templates are a list of sections; so is a clinician's own.
+    expect(templateHeadings('standard')).toBeUndefined();
+    expect(templateHeadings('custom')).toBeUndefined();
+    for (const template of NOTE_TEMPLATES) {
+      const headings = templateHeadings(template.id);
+      if (!headings) continue;
+      // Read top to bottom, the headings' sections are the template's: none lost, none twice.
+      expect(
+        headings.flatMap((h) => h.sections),
+        template.name,
+      ).toEqual(template.sections);
+      for (const heading of headings) expect(heading.sections.length, heading.title).toBeGreaterThan(0);
+    }
   });
 });

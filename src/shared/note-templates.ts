@@ -1,9 +1,21 @@
 import { DEFAULT_SECTIONS, type SectionName } from './service/sections';
 
 /**
+ * A heading a clinician expects in a template's note ("Subjective") and the service's sections
+ * shown under it, in order (issue 31). A heading with one section is that section, under the
+ * heading's name ("Assessment").
+ */
+export interface NoteHeading {
+  readonly title: string;
+  readonly sections: readonly SectionName[];
+}
+
+/**
  * Named note templates (issue 17): the shapes of note clinicians ask for, each a list of the
  * service's standard sections in the order the note shows them. "Custom" is the clinician's own
- * checklist (the setting noteSections).
+ * checklist (the setting noteSections). A template with `headings` shows and copies its note under
+ * those headings; together they hold each of its sections once, in the same order (tested), and
+ * docs/protocol.md lists them.
  */
 export const NOTE_TEMPLATES = [
   {
@@ -14,8 +26,14 @@ export const NOTE_TEMPLATES = [
   {
     id: 'soap',
     name: 'SOAP',
-    // Subjective (complaint and history), objective (exam), assessment, plan.
     sections: ['CHIEF_COMPLAINT', 'HISTORY_OF_PRESENT_ILLNESS', 'PHYSICAL_EXAM', 'ASSESSMENT', 'PLAN'],
+    // What the patient says, what the clinician finds, what it is, what is done.
+    headings: [
+      { title: 'Subjective', sections: ['CHIEF_COMPLAINT', 'HISTORY_OF_PRESENT_ILLNESS'] },
+      { title: 'Objective', sections: ['PHYSICAL_EXAM'] },
+      { title: 'Assessment', sections: ['ASSESSMENT'] },
+      { title: 'Plan', sections: ['PLAN'] },
+    ],
   },
   {
     id: 'history-and-physical',
@@ -30,13 +48,34 @@ export const NOTE_TEMPLATES = [
       'PHYSICAL_EXAM',
       'ASSESSMENT_AND_PLAN',
     ],
+    // The admission note's three parts: the history taken, the examination, the assessment and plan.
+    headings: [
+      {
+        title: 'History',
+        sections: [
+          'CHIEF_COMPLAINT',
+          'HISTORY_OF_PRESENT_ILLNESS',
+          'REVIEW_OF_SYSTEMS',
+          'MEDICATIONS',
+          'ALLERGIES',
+          'SOCIAL_HISTORY',
+        ],
+      },
+      { title: 'Physical examination', sections: ['PHYSICAL_EXAM'] },
+      { title: 'Assessment and plan', sections: ['ASSESSMENT_AND_PLAN'] },
+    ],
   },
   {
     id: 'problem-focused',
     name: 'Problem-focused',
     sections: ['CHIEF_COMPLAINT', 'HISTORY_OF_PRESENT_ILLNESS', 'PHYSICAL_EXAM', 'ASSESSMENT_AND_PLAN'],
   },
-] as const satisfies readonly { id: string; name: string; sections: readonly SectionName[] }[];
+] as const satisfies readonly {
+  id: string;
+  name: string;
+  sections: readonly SectionName[];
+  headings?: readonly NoteHeading[];
+}[];
 
 export const NOTE_TEMPLATE_IDS = [...NOTE_TEMPLATES.map((t) => t.id), 'custom'] as const;
 export type NoteTemplateId = (typeof NOTE_TEMPLATES)[number]['id'] | 'custom';
@@ -57,4 +96,10 @@ export function templateOf(sections: readonly string[]): NoteTemplateId {
 
 export function templateName(id: NoteTemplateId): string {
   return NOTE_TEMPLATES.find((t) => t.id === id)?.name ?? 'Custom';
+}
+
+/** The headings a template's note is shown and copied under; none for a plain list of sections. */
+export function templateHeadings(id: NoteTemplateId): readonly NoteHeading[] | undefined {
+  const named = NOTE_TEMPLATES.find((t) => t.id === id);
+  return named && 'headings' in named ? named.headings : undefined;
 }

@@ -9,6 +9,7 @@ import {
 } from '../../shared/contract';
 import { localIsoDate } from '../../shared/local-date';
 import type { VisitLinkReading } from '../../shared/visit-link';
+import type { VisitPatient } from '../../shared/contract/notes';
 import { UserFacingError } from './user-facing-error';
 import { ServiceCallError } from './service/service-error';
 import { SETTING_LABELS, type Settings } from '../../shared/settings';
@@ -39,6 +40,8 @@ import { createVisitNotes, noteVerbs } from './notes/visit-notes';
 import { createClinicianVisits } from './privacy/clinician-visits';
 import { createActingClinician } from './privacy/acting-clinician';
 import { deliveryTargetOf } from './encounter/service-session';
+import { createUnlockPins } from './privacy/unlock-pins';
+import { createWindowPrivacy } from './privacy/window-privacy';
 
 export interface AppCoreDeps {
   settingsStorage: JsonStorage;
@@ -191,8 +194,15 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     onAuthChange: (status) => {
       const changed = clinician.observe(status);
       events.emit('auth.changed', clinician.shown(status));
-      // Another clinician now: History shows theirs alone.
-      if (changed) events.emit('history.changed', { entries: myHistory() });
+      // Another clinician now: History shows theirs alone, and they may need a PIN.
+      if (changed) {
+        events.emit('history.changed', { entries: myHistory() });
+        privacy
+          .clinicianChanged()
+          .catch((error: unknown) =>
+            deps.log.warn('privacy: the lock could not be checked', { error: (error as Error).name }),
+          );
+      }
     },
     onNotification: (sessionId) => encounters.wake(sessionId),
   });
@@ -237,6 +247,21 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     clock: deps.clock,
     log: deps.log,
   });
+  const pins = createUnlockPins({ secrets: deps.secrets, log: deps.log });
+  const privacy = createWindowPrivacy({
+    gate: signOutGate,
+    pins,
+    storage: createJsonFileStorage(join(deps.appInfo.dataDirectory, 'privacy.json'), deps.log),
+    clinician: () => clinician.here(),
+    reauthenticate: async (providerId) => (await session()).auth.reauthenticate(providerId),
+    recording: () => encounters.isStarting() || RECORDING_STATES.has(encounters.view().state),
+    forgetHeld: () => notes.forgetHeld(),
+    signOut: () => signOut(),
+    onChange: (status) => events.emit('privacy.changed', status),
+    log: deps.log,
+  });
+  // Before anything is sent on anyone's behalf: the last run's lock and sign-out hold.
+  await privacy.restore();
   repairSpoolManifests(history, spoolRoot, deps.clock.now(), deps.log);
   reconcileHistory(history, encounters.spooled.list());
   const sweep = () => {
@@ -258,8 +283,18 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
           encounters.isStarting() || encounters.inUse(sessionId) || existsSync(join(spoolRoot, sessionId)),
       )
       .then(
-        (forgotten) =>
-          forgotten > 0 && deps.log.info('demo: removed visits whose audio is gone', { visits: forgotten }),
+        (forgotten) => {
+          if (forgotten.length === 0) return;
+          deps.log.info('demo: removed visits whose audio is gone', { visits: forgotten.length });
+          // Its note cannot be opened any more: nothing of it stays here either (edits, patient).
+          for (const sessionId of forgotten) {
+            try {
+              notes.forget(sessionId);
+            } catch {
+              // Not a visit's name (a stray file in the demo's folder): nothing of a note to forget.
+            }
+          }
+        },
         (error: unknown) =>
           deps.log.warn('demo: removing old visits failed', { error: (error as Error).name }),
       );
@@ -303,26 +338,77 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       checkLinkProvider(providerId, clinician.linkFacts(policy?.policy.linksMaySwitchProvider === true)),
     switchProvider: async (providerId) => {
       clinician.switchTo(providerId);
+      await privacy.clinicianChanged();
       // Signed in as the link's provider now, so the window shows who it acts as.
       await (await session()).auth.current().catch(() => undefined);
     },
   });
+  const signOut = async () => {
+    await privacy.signedOut();
+    await (await session()).auth.signOut();
+    visitLinks.clear();
+    notes.forgetHeld();
+    // A provider a link switched to was for that clinician's run: the next one is the settings'.
+    clinician.endSwitch();
+  };
   const router = createContractRouter(
     {
       'app.info': () => deps.appInfo,
       'settings.get': () => settings.get(),
       'settings.set': async (patch) => {
+        // Who signs in is not changed behind a locked window: its clinician unlocks first.
+        if (signOutGate.locked() && IDENTITY_SETTINGS.some((key) => key in patch))
+          throw new UserFacingError(
+            'invalid_request',
+            'This window is locked: unlock it to change who signs in.',
+          );
         const saved = await settings.update(patch);
         // Who the app is, set by hand, ends a switch a link made.
-        if (IDENTITY_SETTINGS.some((key) => key in patch)) clinician.endSwitch({ forgetStatus: true });
+        if (IDENTITY_SETTINGS.some((key) => key in patch)) {
+          clinician.endSwitch({ forgetStatus: true });
+          // Another clinician with a PIN here: locked before anything signs in as them.
+          await privacy.clinicianChanged();
+        }
         return saved;
       },
-      ...partnerTokenVerbs({ secrets: deps.secrets, settings, auth: async () => (await session()).auth }),
+      ...partnerTokenVerbs({
+        secrets: deps.secrets,
+        settings,
+        auth: async () => (await session()).auth,
+        refuse: () => {
+          if (signOutGate.locked())
+            throw new UserFacingError('invalid_request', 'This window is locked: unlock it first.');
+        },
+        // The organisation's credential again (IT): a PIN blocked by wrong tries may be chosen
+        // anew, once the service took the token (any text typed there would not do).
+        onEntered: (service, partnerId) =>
+          void (async () => {
+            const current = await session();
+            if (current.connection.service !== service) return;
+            // The service takes the token: a sign-in with it (undone for a window its clinician
+            // signed out of, which stays signed out).
+            const signedOut = signOutGate.signedOut();
+            const status = await current.auth.signIn();
+            // Unless the clinician pressed Sign in meanwhile.
+            if (signedOut && signOutGate.signedOut()) await current.auth.signOut();
+            if (!status.signedIn) throw new Error('the partner token was not taken');
+            await pins.clearBlocked(service, partnerId);
+            await privacy.changed();
+          })().catch((error: unknown) =>
+            deps.log.info('privacy: blocked PINs stay blocked: the partner token was not taken', {
+              error: (error as Error).name,
+            }),
+          ),
+      }),
       'auth.status': () => authStatus(),
       'auth.signIn': async () => {
-        signOutGate.signIn();
+        // The first Sign in after a Sign out: whoever is at the keyboard proves it at the IdP.
+        const afterSignOut = signOutGate.signedOut();
+        // A clinician with a PIN here signs in to a locked window, which asks for it.
+        await privacy.signIn();
         const current = await session();
-        await current.auth.signIn().catch(() => undefined); // the status says what went wrong
+        // The status says what went wrong.
+        await current.auth.signIn({ freshLogin: afterSignOut }).catch(() => undefined);
         return authStatus();
       },
       'auth.cancelSignIn': async () => {
@@ -330,22 +416,24 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         return authStatus();
       },
       'auth.signOut': async () => {
-        signOutGate.signOut();
-        await (await session()).auth.signOut();
-        visitLinks.clear();
-        notes.forgetHeld();
-        // A provider a link switched to was for that clinician's run: the next one is the settings'.
-        clinician.endSwitch();
+        await signOut();
         return authStatus();
       },
       'encounter.start': async (request) => {
         signOutGate.refuseWhileSignedOut('record');
         refuseWithoutConsent(request, settings.get().consent);
-        return encounters
-          .start(request, await session(), { autoPauseAfterMs: settings.get().autoPauseAfterMs })
+        const current = await session();
+        const view = await encounters
+          .start(request, current, { autoPauseAfterMs: settings.get().autoPauseAfterMs })
           .catch((error: unknown) => {
             throw error instanceof ServiceCallError ? asStartProblem(error) : error;
           });
+        // The note's patient line, sealed for the clinician recording it (issue 31). Not waited
+        // for: the recording starts at once, and a read of it waits for the write.
+        const patient = patientOf(request);
+        if (view.sessionId && patient)
+          void notes.keepPatient(view.sessionId, patient, deliveryTargetOf(current));
+        return view;
       },
       'encounter.addForms': async ({ formItems }) => {
         await encounters.addForms(formItems);
@@ -356,7 +444,13 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       'recorder.pause': () => encounters.pause(),
       'recorder.resume': () => encounters.resume(),
       'recorder.end': () => encounters.end(),
-      'recorder.cancel': () => encounters.cancel(),
+      'recorder.cancel': async () => {
+        const sessionId = encounters.view().sessionId;
+        const view = await encounters.cancel();
+        // Discarded: nothing of the visit is kept, its patient details included.
+        if (sessionId && view.state === 'cancelled') notes.forget(sessionId);
+        return view;
+      },
       'results.get': async ({ sessionId }) => {
         signOutGate.refuseWhileSignedOut('open a visit');
         if (encounters.has(sessionId)) return encounters.results(sessionId);
@@ -373,7 +467,9 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         return undefined;
       },
       'history.discard': async ({ sessionId }) => {
+        signOutGate.refuseWhileSignedOut('discard a visit');
         encounters.spooled.discard(unfinished(sessionId));
+        notes.forget(sessionId);
         return undefined;
       },
       'forms.templates': async () => {
@@ -386,27 +482,21 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         return undefined;
       },
       ...noteVerbs(notes),
-      'privacy.status': () => ({ locked: signOutGate.locked() }),
-      'privacy.lock': () => {
-        // Never while a visit records: the recording screen stays (the window does the same).
-        if (encounters.isStarting() || RECORDING_STATES.has(encounters.view().state))
-          throw new UserFacingError(
-            'invalid_request',
-            'A visit is being recorded: the window does not lock.',
-          );
-        signOutGate.lock();
-        notes.forgetHeld();
-        deps.log.info('privacy: the window locked');
-        return { locked: true };
+      'privacy.status': () => privacy.status(),
+      'privacy.lock': () => privacy.lock(),
+      'privacy.unlock': async (request) => {
+        const unlocked = await privacy.unlock(request);
+        // Visits that were on their way when the window locked go on now.
+        if (!unlocked.locked) void resumeFinishing();
+        return unlocked;
       },
-      'privacy.unlock': () => {
-        signOutGate.unlock();
-        deps.log.info('privacy: the window was unlocked');
-        return { locked: false };
-      },
+      'privacy.setPin': ({ pin }) => privacy.setPin(pin),
       'visitLinks.get': () => visitLinks.links(),
-      'visitLinks.take': ({ id, switchProvider }) =>
-        visitLinks.take(id, switchProvider === undefined ? {} : { switchProvider }),
+      'visitLinks.take': ({ id, switchProvider }) => {
+        // Another clinician, signed in for a link, only by someone signed in and unlocked.
+        if (switchProvider) signOutGate.refuseWhileSignedOut('sign in as the link’s provider');
+        return visitLinks.take(id, switchProvider === undefined ? {} : { switchProvider });
+      },
       'visitLinks.decline': ({ id }) => {
         visitLinks.decline(id);
         return undefined;
@@ -461,6 +551,16 @@ function refuseWithoutConsent(request: StartEncounter, mode: Settings['consent']
     'Patient consent is required before recording: check that the patient agreed, then press Start recording.',
     [{ field: 'consent', message: 'Patient consent is required before recording.' }],
   );
+}
+
+/** The patient details an ambient visit is recorded with, as the note's header names them. */
+function patientOf(request: StartEncounter): VisitPatient | undefined {
+  const info = request.kind === 'ambient' ? request.context?.patient_info : undefined;
+  if (info?.date_of_birth === undefined && info?.sex === undefined) return undefined;
+  return {
+    ...(info.date_of_birth !== undefined ? { dateOfBirth: info.date_of_birth } : {}),
+    ...(info.sex !== undefined ? { sex: info.sex } : {}),
+  };
 }
 
 /** Settings that say which service and who the app is there: setting one ends a link's switch. */

@@ -4,7 +4,6 @@ import {
   customFormProblems,
   emptyCustomForm,
   encounterIdFor,
-  encounterIdProblem,
   newDraft,
   type CustomFormDraft,
 } from './draft';
@@ -35,13 +34,21 @@ describe('a new visit', () => {
     });
   });
 
-  it('checks the encounter id as it is typed, naming the field and the rule', () => {
-    expect(encounterIdProblem('bed12')).toBeUndefined();
-    expect(encounterIdProblem('bed 12')).toBe(
-      'Encounter ID must be 1 to 255 letters and digits (A–Z, a–z, 0–9), nothing else.',
-    );
-    expect(encounterIdProblem('')).toMatch(/^Encounter ID must be 1 to 255/);
-    expect(encounterIdProblem('a'.repeat(256))).toMatch(/^Encounter ID must be 1 to 255/);
+  it('sends the encounter id as the service takes it, and names the field and the rule when nothing is left', () => {
+    // Issue 31: an id as the EHR prints it is taken; its letters and digits are sent.
+    const pasted = checkDraft({ ...newDraft(NOW, 'FAMILY_MEDICINE'), encounterId: ' ENC-2024-00871 ' });
+    expect(pasted.ok && pasted.request.encounterId).toBe('ENC202400871');
+    expect(checkDraft({ ...newDraft(NOW, 'FAMILY_MEDICINE'), encounterId: '--/--' })).toEqual({
+      ok: false,
+      problems: {
+        encounterId:
+          'Encounter ID must have at least one letter or digit (A–Z, a–z, 0–9): the service takes only those.',
+      },
+    });
+    expect(checkDraft({ ...newDraft(NOW, 'FAMILY_MEDICINE'), encounterId: 'a'.repeat(256) })).toEqual({
+      ok: false,
+      problems: { encounterId: 'Encounter ID must be at most 255 letters and digits; this one has 256.' },
+    });
     expect(encounterIdFor(NOW)).toMatch(/^[A-Za-z0-9]+$/);
   });
 

@@ -3,7 +3,6 @@ import {
   DEFAULT_SECTIONS,
   FIELD_TYPES,
   SEXES,
-  encounterIdSchema,
   formSchemaSchema,
   type FormContextItem,
   type Sex,
@@ -14,6 +13,7 @@ import type { NoteTemplateId } from '../../shared/note-templates';
 import { describeProblems } from '../../shared/validation';
 import type { ConsentMethod, ConsentMode } from '../../shared/consent';
 import { readDateOfBirth } from './date-of-birth';
+import { readEncounterId } from './encounter-id';
 
 /** A custom form's field as the editor holds it: options as typed, one per comma. */
 export interface CustomFieldDraft {
@@ -88,12 +88,6 @@ export const emptyField = (): CustomFieldDraft => ({
   unit: '',
   options: '',
 });
-
-/** The encounter id checked as it is typed: the rule, or undefined when it is fine. */
-export function encounterIdProblem(value: string): string | undefined {
-  const checked = encounterIdSchema.safeParse(value);
-  return checked.success ? undefined : `${ENCOUNTER_LABELS.encounterId} ${checked.error.issues[0]?.message}.`;
-}
 
 /** The service's form item for one draft form. */
 export function toFormItem(form: FormDraft): FormContextItem {
@@ -186,6 +180,9 @@ export function checkDraft(
   consent: { mode: ConsentMode; wording: string } = { mode: 'off', wording: '' },
 ): { ok: true; request: StartEncounter } | { ok: false; problems: Record<string, string> } {
   const problems: Record<string, string> = {};
+  // As the EHR prints it; the service gets its letters and digits (encounter-id.ts).
+  const encounterId = readEncounterId(draft.encounterId);
+  if (encounterId.kind === 'problem') problems.encounterId = encounterId.problem;
   if (consent.mode === 'required' && !draft.consent.given)
     problems.consent = 'Check that the patient agreed to be recorded first: your organisation requires it.';
   // The date as typed, read as the screen showed it in words; the service gets YYYY-MM-DD.
@@ -204,7 +201,7 @@ export function checkDraft(
   });
   const request = {
     kind: 'ambient' as const,
-    encounterId: draft.encounterId.trim(),
+    encounterId: encounterId.kind === 'id' ? encounterId.sent : '',
     context: {
       provider_specialty: draft.specialty,
       sections: draft.sections,

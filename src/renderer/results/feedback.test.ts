@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FilledForm, FormTemplate } from '../../shared/service';
-import { checkFeedback, correctionValue, fieldType } from './feedback';
+import { checkFeedback, correctionValue, fieldType, RATING_NEEDED } from './feedback';
 
 const form: FilledForm = {
   form_id: 'VITALS_ASSESSMENT',
@@ -80,7 +80,12 @@ describe('checking feedback before it is sent', () => {
       key: 'rating',
       message: 'Rating must be 1 to 5.',
     });
-    expect(checkFeedback(target, {})).toMatchObject({ key: 'rating', message: 'Rating must be 1 to 5.' });
+    // Nothing chosen: what to do, not a rule (the form marks the rating required).
+    expect(checkFeedback(target, {})).toEqual({ ok: false, key: 'rating', message: RATING_NEEDED });
+    expect(checkFeedback(target, { comment: 'good', corrections: { heart_rate: '72' } })).toMatchObject({
+      key: 'rating',
+      message: 'Choose a rating from 1 to 5: the service needs one.',
+    });
     expect(checkFeedback(target, { rating: 3, corrections: { smoker: 'sometimes' } })).toEqual({
       ok: false,
       key: 'correction:smoker',

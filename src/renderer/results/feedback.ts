@@ -60,15 +60,20 @@ export function correctionValue(
   return { ok: true, value: text };
 }
 
+/** What an unchosen rating says: the rating is the one thing the service needs (docs/protocol.md). */
+export const RATING_NEEDED = 'Choose a rating from 1 to 5: the service needs one.';
+
 /**
  * The feedback request for one form, checked with the same schema main applies, so a mistake is
- * named (as the form labels it) before anything is sent. An unchosen rating is out of range: the
- * sentence is the same rule either way.
+ * named (as the form labels it) before anything is sent. An unchosen rating says what to do; one
+ * out of range (never from the form's own choices) names the rule.
  */
 export function checkFeedback(
   target: { sessionId: string; form: FilledForm; template?: FormTemplate | undefined },
   draft: FeedbackDraft,
 ): CheckedFeedback {
+  // protocol: Form filling (feedback: rating 1-5 required; comment and field_corrections optional)
+  if (draft.rating === undefined) return { ok: false, key: 'rating', message: RATING_NEEDED };
   const corrections: { id: string; value: Value; label: string }[] = [];
   for (const field of target.form.fields) {
     const raw = draft.corrections?.[field.id];
@@ -84,7 +89,7 @@ export function checkFeedback(
     sessionId: target.sessionId,
     formId: target.form.form_id,
     feedback: {
-      rating: draft.rating ?? 0,
+      rating: draft.rating,
       ...(comment ? { comment } : {}),
       ...(corrections.length
         ? { field_corrections: corrections.map(({ id, value }) => ({ id, value })) }

@@ -28,7 +28,7 @@ const vitals: FilledForm = {
 const at = (seconds: number) => ({ hours: 0, minutes: 0, seconds, nanos: 0 });
 
 describe('a filled form as text', () => {
-  it('copies "Label: value unit" lines under the title, naming what the visit did not mention', () => {
+  it('copies "Label: value unit" lines under the title, leaving out what the visit did not mention', () => {
     expect(formText(vitals, 'Vital signs')).toBe(
       [
         'Vital signs',
@@ -36,10 +36,20 @@ describe('a filled form as text', () => {
         'Heart rate: 72 bpm',
         'Oxygen saturation: 98%',
         'Pain score: 7/10',
-        'Temperature: not mentioned',
         'Smoker: No',
       ].join('\n'),
     );
+    expect(formText(vitals, 'Vital signs')).not.toContain('not mentioned');
+    // A blank the service sent is nothing found too; a form with nothing found is its title alone.
+    const blank: FilledForm = {
+      form_id: 'VITALS_ASSESSMENT',
+      fields: [
+        { id: 'heart_rate', label: 'Heart rate', value: ' ', unit: 'bpm' },
+        { id: 'temperature', label: 'Temperature', value: null, unit: '°F' },
+      ],
+    };
+    expect(formText(blank, 'Vital signs')).toBe('Vital signs');
+    expect(shownField(blank, blank.fields[0]!, null)).toEqual({ value: null, unit: 'bpm', edited: false });
   });
 
   it('copies the clinician’s corrected values and units over the service’s, and only those', () => {
@@ -65,9 +75,10 @@ describe('a filled form as text', () => {
     expect(formText(vitals, 'Vital signs', null)).toBe(formText(vitals, 'Vital signs'));
   });
 
-  it('says "not mentioned" for a value the clinician emptied, never a bare unit', () => {
+  it('leaves out a value the clinician emptied, never copying a bare unit', () => {
     const edits = { 'VITALS_ASSESSMENT/blood_pressure': { value: '  ', unit: 'mmHg' } };
-    expect(formText(vitals, 'Vital signs', edits).split('\n')[1]).toBe('Blood pressure: not mentioned');
+    expect(formText(vitals, 'Vital signs', edits).split('\n')[1]).toBe('Heart rate: 72 bpm');
+    expect(formText(vitals, 'Vital signs', edits)).not.toContain('Blood pressure');
     expect(shownField(vitals, vitals.fields[0]!, edits)).toEqual({ value: null, unit: 'mmHg', edited: true });
   });
 

@@ -64,8 +64,11 @@ export function shownField(
   edits: FieldEdits | null | undefined,
 ): ShownField {
   const edit = edits?.[fieldKey(form, field)];
-  if (!edit || fieldEdit(field, edit) === null)
-    return { value: valueText(field.value), unit: field.unit, edited: false };
+  if (!edit || fieldEdit(field, edit) === null) {
+    // A blank the service sent says no more than a null: nothing was found.
+    const value = valueText(field.value);
+    return { value: value?.trim() === '' ? null : value, unit: field.unit, edited: false };
+  }
   // A value the clinician emptied is no longer known: it reads "not mentioned", never as a blank.
   const value = edit.value.trim();
   return { value: value === '' ? null : value, unit: edit.unit.trim() || undefined, edited: true };
@@ -78,13 +81,15 @@ export function shownFieldText(shown: Pick<ShownField, 'value' | 'unit'>): strin
 
 /**
  * A filled form as plain text for an EHR: the title, then one "Label: value unit" line per field,
- * with the clinician's corrections (issue 29) over the service's values.
- * Fields the visit did not mention say so, so nobody reads a blank as zero or normal.
+ * with the clinician's corrections (issue 29) over the service's values. A field the visit did not
+ * mention, or the clinician emptied, is left out (issue 31): six "not mentioned" lines are filler
+ * in the EHR, and a line that is not there is never read as zero or normal.
  */
 export function formText(form: FilledForm, title: string, edits?: FieldEdits | null): string {
-  const lines = form.fields.map(
-    (field) => `${field.label}: ${shownFieldText(shownField(form, field, edits))}`,
-  );
+  const lines = form.fields.flatMap((field) => {
+    const shown = shownField(form, field, edits);
+    return shown.value === null ? [] : [`${field.label}: ${shownFieldText(shown)}`];
+  });
   return [title, ...lines].join('\n');
 }
 

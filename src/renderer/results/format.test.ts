@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NOTHING_FOUND_CONTENT } from '../../shared/service';
 import { formatOffset, sectionText } from './format';
 
 const at = (hours: number, minutes: number, seconds: number) => ({
@@ -20,6 +21,16 @@ describe('results formatting', () => {
   it('copies a section as its content alone', () => {
     expect(sectionText({ title: 'Chief complaint', content: ' Chest pain on stairs.\n' })).toBe(
       'Chest pain on stairs.',
+    );
+  });
+
+  it('gives no text for a section the service found nothing for, never its filler sentence', () => {
+    expect(sectionText({ title: 'ALLERGIES', content: NOTHING_FOUND_CONTENT })).toBe('');
+    expect(sectionText({ title: 'ALLERGIES', content: ` ${NOTHING_FOUND_CONTENT}\n` })).toBe('');
+    expect(sectionText({ title: 'ALLERGIES', content: '  ' })).toBe('');
+    // A sentence that only mentions "nothing" is the note's.
+    expect(sectionText({ title: 'ALLERGIES', content: 'Nothing relevant: no known allergies.' })).toBe(
+      'Nothing relevant: no known allergies.',
     );
   });
 });

@@ -1,4 +1,9 @@
-import { STANDARD_SECTIONS, type SummarySection, type TranscriptEntry } from '../../shared/service';
+import {
+  isNothingFound,
+  STANDARD_SECTIONS,
+  type SummarySection,
+  type TranscriptEntry,
+} from '../../shared/service';
 
 type Offset = TranscriptEntry['start_offset'];
 
@@ -24,8 +29,9 @@ export function sectionTitle(section: SummarySection): string {
 
 /**
  * A note section as plain text for its EHR field: the content alone (the field already has the
- * section's label, so a heading pasted in front of it would be a second one).
+ * section's label, so a heading pasted in front of it would be a second one). Nothing at all for a
+ * section the service found nothing for: its "Nothing relevant…" sentence is no note (issue 31).
  */
 export function sectionText(section: SummarySection): string {
-  return section.content.trim();
+  return isNothingFound(section) ? '' : section.content.trim();
 }

@@ -77,6 +77,7 @@ export function bindAppEvents(
     api.on('results.progress', (progress) => store.getState().receiveProgress(progress)),
     api.on('history.changed', ({ entries }) => store.getState().receiveHistory(entries)),
     api.on('visitLinks.changed', (links) => store.getState().receiveVisitLinks(links)),
+    api.on('privacy.changed', (status) => store.getState().receivePrivacy(status)),
   ];
   return () => unbind.forEach((off) => off());
 }

@@ -15,6 +15,11 @@ export interface EncounterSlice {
    * a visit link asks before replacing them (issue 28).
    */
   draftEdited: boolean;
+  /**
+   * Something of this patient's visit was typed or filled in (encounter ID, date of birth, sex,
+   * consent) since the draft was made: New visit on the ready screen asks before clearing it.
+   */
+  patientDetailsTyped: boolean;
   /** The service's form templates, once asked for; a sentence when they could not be loaded. */
   templates: FormTemplate[] | null;
   templatesError: string | null;
@@ -25,6 +30,11 @@ export interface EncounterSlice {
    * same clinician sees the next patient the same way).
    */
   nextVisit(): void;
+  /**
+   * New visit on the ready screen (issue 31): what was typed goes as after a visit (nextVisit),
+   * and so does what the last refused Start said about it.
+   */
+  clearVisitDetails(): void;
   loadTemplates(): Promise<void>;
   /** The draft checked as main will check it; its problems are kept in draftProblems. */
   checkedEncounter(): ReturnType<typeof checkDraft>;
@@ -32,71 +42,100 @@ export interface EncounterSlice {
 
 export const createEncounterSlice =
   (api: ScribeApi, now: () => Date = () => new Date()): StateCreator<AppState, [], [], EncounterSlice> =>
-  (set, get) => ({
-    draft: null,
-    draftProblems: {},
-    draftEdited: false,
-    templates: null,
-    templatesError: null,
-
-    ensureDraft() {
-      const existing = get().draft;
-      if (existing) return existing;
+  (set, get) => {
+    /** The draft checked as main will check it, with the consent the settings ask for. */
+    function check(draft: EncounterDraft): ReturnType<typeof checkDraft> {
       const settings = get().settings;
-      const draft = {
-        ...newDraft(now(), settings?.providerSpecialty ?? DEFAULT_SPECIALTY),
-        // The clinician's template, remembered between launches.
-        ...(settings ? { sections: templateSections(settings.noteTemplate, settings.noteSections) } : {}),
-      };
-      set({ draft });
-      return draft;
-    },
-
-    editDraft(patch) {
-      const draft = { ...get().ensureDraft(), ...patch };
-      // A problem goes away once its field is edited; the rest stay until the next Start.
-      const edited = Object.keys(patch).map((key) => FIELD_PATHS[key as keyof EncounterDraft] ?? key);
-      const draftProblems = Object.fromEntries(
-        Object.entries(get().draftProblems).filter(([path]) => !edited.some((e) => path.startsWith(e))),
-      );
-      set({ draft, draftProblems, draftEdited: true });
-    },
-
-    nextVisit() {
-      const previous = get().ensureDraft();
-      const settings = get().settings;
-      // A visit link's template was for its visit: the next one has the clinician's own again.
-      const sections =
-        previous.template && settings
-          ? templateSections(settings.noteTemplate, settings.noteSections)
-          : previous.sections;
-      set({
-        draft: { ...newDraft(now(), previous.specialty), sections, forms: previous.forms },
-        draftProblems: {},
-        draftEdited: false,
-      });
-    },
-
-    async loadTemplates() {
-      try {
-        set({ templates: (await api.call('forms.templates')).templates, templatesError: null });
-      } catch (error) {
-        set({ templatesError: (error as Error).message });
-      }
-    },
-
-    checkedEncounter() {
-      const settings = get().settings;
-      const checked = checkDraft(
-        get().ensureDraft(),
+      return checkDraft(
+        draft,
         now(),
         undefined,
         settings ? { mode: settings.consent, wording: settings.consentWording } : undefined,
       );
-      set({ draftProblems: checked.ok ? {} : checked.problems });
-      return checked;
-    },
-  });
+    }
+
+    return {
+      draft: null,
+      draftProblems: {},
+      draftEdited: false,
+      patientDetailsTyped: false,
+      templates: null,
+      templatesError: null,
+
+      ensureDraft() {
+        const existing = get().draft;
+        if (existing) return existing;
+        const settings = get().settings;
+        const draft = {
+          ...newDraft(now(), settings?.providerSpecialty ?? DEFAULT_SPECIALTY),
+          // The clinician's template, remembered between launches.
+          ...(settings ? { sections: templateSections(settings.noteTemplate, settings.noteSections) } : {}),
+        };
+        set({ draft });
+        return draft;
+      },
+
+      editDraft(patch) {
+        const draft = { ...get().ensureDraft(), ...patch };
+        // The problems a refused Start named for the edited fields are checked again at once (issue
+        // 31): each goes away as soon as it is fixed, and stays, as worded, while it is not (no new
+        // alert at every keystroke). A field with no problem gets one only at the next Start, never
+        // while it is being typed.
+        const edited = Object.keys(patch).map((key) => FIELD_PATHS[key as keyof EncounterDraft] ?? key);
+        const stored = Object.entries(get().draftProblems);
+        const isEdited = (path: string) => edited.some((e) => path.startsWith(e));
+        const recheck = stored.some(([path]) => isEdited(path)) ? check(draft) : undefined;
+        const stillThere: Record<string, string> = recheck && !recheck.ok ? recheck.problems : {};
+        const draftProblems = Object.fromEntries(
+          stored.flatMap(([path, message]) => (!isEdited(path) || stillThere[path] ? [[path, message]] : [])),
+        );
+        set({
+          draft,
+          draftProblems,
+          draftEdited: true,
+          patientDetailsTyped: get().patientDetailsTyped || PATIENT_KEYS.some((key) => key in patch),
+        });
+      },
+
+      nextVisit() {
+        const previous = get().ensureDraft();
+        const settings = get().settings;
+        // A visit link's template was for its visit: the next one has the clinician's own again.
+        const sections =
+          previous.template && settings
+            ? templateSections(settings.noteTemplate, settings.noteSections)
+            : previous.sections;
+        set({
+          draft: { ...newDraft(now(), previous.specialty), sections, forms: previous.forms },
+          draftProblems: {},
+          draftEdited: false,
+          patientDetailsTyped: false,
+        });
+      },
+
+      clearVisitDetails() {
+        get().nextVisit();
+        set({ recordingError: null });
+      },
+
+      async loadTemplates() {
+        try {
+          set({ templates: (await api.call('forms.templates')).templates, templatesError: null });
+        } catch (error) {
+          set({ templatesError: (error as Error).message });
+        }
+      },
+
+      checkedEncounter() {
+        const checked = check(get().ensureDraft());
+        set({ draftProblems: checked.ok ? {} : checked.problems });
+        return checked;
+      },
+    };
+  };
+
+/** The details that belong to one patient's visit, not to the clinician's way of working. */
+const PATIENT_KEYS: (keyof EncounterDraft)[] = ['encounterId', 'dateOfBirth', 'sex', 'consent'];
 
 /** Draft keys → the problem paths they own (problems use the request's field paths). */
 const FIELD_PATHS: Partial<Record<keyof EncounterDraft, string>> = {

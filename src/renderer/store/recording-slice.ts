@@ -279,7 +279,9 @@ export const createRecordingSlice =
         // The visit details are checked before anything is sent or the microphone opens.
         const encounter = get().checkedEncounter();
         if (!encounter.ok) {
-          set({ recordingError: 'Check the visit details: ' + Object.values(encounter.problems)[0] });
+          // The problems are the draft's (draftProblems), said beside Start for as long as they
+          // hold: fixing a field takes its sentence away (issue 31), which a copy here would not.
+          set({ recordingError: null });
           return;
         }
         // The recording takes the microphone over from the check.

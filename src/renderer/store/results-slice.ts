@@ -32,10 +32,13 @@ export interface ResultsSlice {
   /** Feedback per form, by form_id. */
   feedback: Record<string, FeedbackState>;
   /**
-   * The patient details of the visit recorded in this window, for its recording and note headers.
-   * Kept in memory only (History keeps none), and gone with the results: New visit, Sign out.
+   * The patient details of the visit on screen, for its recording and note headers: from Start in
+   * this window, or from main, which keeps them sealed with the unfinished note (issue 31). Never
+   * in History, and gone from the window with the results: New visit, Sign out, the idle lock.
    */
   patient: (Patient & { sessionId: string }) | null;
+  /** The visit on screen names its patient: main has the details it was recorded with, if any. */
+  loadPatient(sessionId: string): Promise<void>;
   receiveProgress(progress: EventPayload<'results.progress'>): void;
   /** The visit ended here (or was finished from History): its results are on their way. */
   expectResults(sessionId: string): void;
@@ -82,6 +85,19 @@ export const createResultsSlice =
         if (progress.done) void get().loadResults(progress.sessionId);
       },
       expectResults: (sessionId) => set({ endedAt: now(), resultsFor: sessionId }),
+      async loadPatient(sessionId) {
+        if (get().patient?.sessionId === sessionId) return;
+        let patient: Patient | undefined;
+        try {
+          ({ patient } = await api.call('notes.patient', { sessionId }));
+        } catch {
+          return; // signed out, locked, or main unreachable: the header has no patient line
+        }
+        // Still this visit on screen (not left, locked or signed out meanwhile).
+        const onScreen = get().resultsFor === sessionId || get().recorder?.sessionId === sessionId;
+        if (patient && onScreen && get().patient?.sessionId !== sessionId)
+          set({ patient: { sessionId, ...patient } });
+      },
       async loadResults(sessionId) {
         set({ resultsFor: sessionId });
         try {

@@ -6,8 +6,12 @@ import { useAppStore } from '../store/use-app-store';
  */
 export function DemoBadge() {
   // Not while a broken policy stops the app: nothing runs, the demo included.
+  // Nor on the first run, before anyone chose the demo: the built-in sandbox is only the default.
   const isDemo = useAppStore(
-    (s) => s.settings?.service.kind === 'builtin-sandbox' && s.appInfo?.policyProblem === undefined,
+    (s) =>
+      s.settings?.firstRunComplete === true &&
+      s.settings.service.kind === 'builtin-sandbox' &&
+      s.appInfo?.policyProblem === undefined,
   );
   if (!isDemo) return null;
   const explanation =

@@ -4,6 +4,8 @@ import { describeTarget, serviceOf } from '../../shared/delivery-target';
 import { isToFinish } from '../store/history-slice';
 import { RECORDING_STATES } from '../store/recording-states';
 import { useAppStore } from '../store/use-app-store';
+import { fullTime, railTime } from './rail-time';
+import './rail.css';
 
 const STATE_WORDS: Record<HistoryState, string> = {
   recording: 'Recording',
@@ -16,7 +18,6 @@ const STATE_WORDS: Record<HistoryState, string> = {
   cancelled: 'Discarded',
 };
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const clockTime = new Intl.DateTimeFormat(undefined, {
   hour: '2-digit',
   minute: '2-digit',
@@ -26,6 +27,10 @@ const clockTime = new Intl.DateTimeFormat(undefined, {
 /**
  * The visits recorded on this computer, newest first. Opening one fetches its note from the
  * service again: this device keeps no note text or transcript.
+ *
+ * Read at the end of a clinic day (issue 31): each row is two short lines, the encounter, its time
+ * and its action, then its state, so a day of visits fits the rail; the visit the pane shows is
+ * marked (aria-current).
  */
 export function HistoryView() {
   const headingId = useId();
@@ -37,6 +42,9 @@ export function HistoryView() {
   const recordingSession = useAppStore((s) =>
     RECORDING_STATES.has(s.recorder?.state ?? 'idle') ? s.recorder?.sessionId : undefined,
   );
+  // The visit in the pane: the one recording, else the note on screen (App's VisitPane).
+  const openSession = useAppStore((s) => recordingSession ?? s.resultsFor ?? undefined);
+  const now = new Date();
   const retentionDays = useAppStore((s) => s.settings?.audioRetentionDays);
   const keyInMemoryOnly = useAppStore((s) => s.secrets?.persistence === 'memory');
   const service = useAppStore((s) => (s.settings ? serviceOf(s.settings.service) : undefined));
@@ -65,10 +73,24 @@ export function HistoryView() {
       </thead>
       <tbody>
         {entries.slice(0, 20).map((entry) => (
-          <tr key={entry.sessionId} data-state={entry.state}>
-            <td>{timeFormat.format(entry.startedAt)}</td>
-            <td>{entry.encounterId}</td>
-            <td>
+          <tr
+            key={entry.sessionId}
+            data-state={entry.state}
+            data-actions={finishable(entry) ? 'two' : 'one'}
+            aria-current={entry.sessionId === openSession ? 'true' : undefined}
+          >
+            <td className="history-time">
+              <time
+                dateTime={new Date(entry.startedAt).toISOString()}
+                title={fullTime.format(entry.startedAt)}
+              >
+                {railTime(entry.startedAt, now)}
+              </time>
+            </td>
+            <td className="history-encounter" title={entry.encounterId}>
+              {entry.encounterId}
+            </td>
+            <td className="history-state">
               {entry.finishedAt !== undefined ? 'Finished: in the EHR' : STATE_WORDS[entry.state]}
               {entry.consent && (
                 <span className="muted history-consent" data-testid="history-consent">
@@ -83,7 +105,7 @@ export function HistoryView() {
                 </span>
               )}
             </td>
-            <td>
+            <td className="history-action">
               {finishable(entry) && (
                 <InterruptedActions
                   encounterId={entry.encounterId}
@@ -128,8 +150,9 @@ export function HistoryView() {
             ' This computer has no keyring, so audio left unfinished cannot be read after the app restarts.'}
         </p>
         <p className="muted" data-testid="edits-retention">
-          Your edits of a note stay on this computer, encrypted and for you alone, until you mark the visit
-          finished (then they are deleted), and never longer than {retentionDays ?? 7} days.
+          Your edits of a note, and the patient&apos;s date of birth and sex it names, stay on this computer,
+          encrypted and for you alone, until you mark the visit finished (then they are deleted), and never
+          longer than {retentionDays ?? 7} days.
         </p>
       </details>
       {error && (
@@ -175,13 +198,15 @@ function InterruptedActions(props: { encounterId: string; sessionId: string; ver
   if (confirming) {
     return (
       <span className="confirm" role="group" aria-label={`Discard ${props.encounterId}?`}>
-        Its audio will be deleted.
-        <button type="button" className="danger-button" onClick={() => void discard(props.sessionId)}>
-          Discard
-        </button>
-        <button type="button" className="link-button" onClick={() => setConfirming(false)}>
-          Keep
-        </button>
+        <span>Its audio will be deleted.</span>
+        <span className="confirm-buttons">
+          <button type="button" className="danger-button" onClick={() => void discard(props.sessionId)}>
+            Discard
+          </button>
+          <button type="button" className="link-button" onClick={() => setConfirming(false)}>
+            Keep
+          </button>
+        </span>
       </span>
     );
   }

@@ -3,12 +3,12 @@ import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import type { HistoryEntry } from '../../shared/contract';
 import { isTerminalStatus } from '../../shared/service';
 import { consentLine } from '../../shared/consent';
-import { localIsoDate } from '../../shared/local-date';
-import { describePatient } from '../encounter/patient';
 import { formatClock } from '../results/format';
 import { formTitle } from '../results/form-text';
 import { onVisitClock } from '../results/visit-times';
 import { useAppStore } from '../store/use-app-store';
+import { CopyAnnouncer } from './results/CopyButton';
+import { useVisitPatientLine } from './visit-patient';
 import { FormFeedback } from './results/FormFeedback';
 import { SignInButton } from './SignInPanel';
 import { FormTable } from './results/FormTable';
@@ -61,9 +61,8 @@ function ResultsCard() {
   const sessionId = useAppStore((s) => s.resultsFor ?? s.recorder?.sessionId);
   const entry = useAppStore((s) => s.history.find((e) => e.sessionId === sessionId));
   const encounterId = useAppStore((s) => entry?.encounterId ?? s.recorder?.encounterId);
-  // The patient, for a visit recorded in this window (History keeps no patient details).
-  const patient = useAppStore((s) => (s.patient && s.patient.sessionId === sessionId ? s.patient : null));
-  const patientLine = patient ? describePatient(patient, localIsoDate(new Date())) : undefined;
+  // The patient (History keeps no patient details; main keeps them sealed with the note).
+  const patientLine = useVisitPatientLine(sessionId);
   // The pane turns to this visit by itself after End: focus goes to its heading, so that the next
   // key press cannot start another recording by accident.
   useEffect(() => heading.current?.focus(), []);
@@ -142,9 +141,9 @@ function ResultsCard() {
               onHighlight={onHighlight}
               transcriptId={transcript ? transcriptId : undefined}
             />
-            {/* Folded: a rating and corrections are for when there is time, not in the way of the next patient. */}
+            {/* Folded: a message to the service is for when there is time, not in the way of the next patient. */}
             <details className="feedback-fold">
-              <summary>Feedback on {title}</summary>
+              <summary>Tell the service how it filled {title}</summary>
               <FormFeedback
                 form={form}
                 title={title}
@@ -173,6 +172,7 @@ function ResultsCard() {
           </p>
         )}
       </header>
+      <CopyAnnouncer />
       <p role="status" className="results-status" data-testid="results-status" aria-busy={!results}>
         {kind === 'form' && status === 'completed' ? 'The forms are ready.' : words}
       </p>

@@ -1,11 +1,6 @@
 import type { AuthStatus } from '../../shared/contract';
 import { useAppStore } from '../store/use-app-store';
 
-/** A wall-clock time in the clinician's own time zone and clock style, e.g. 14:32 or 2:32 PM. */
-export function formatLocalTime(ms: number): string {
-  return new Date(ms).toLocaleTimeString(undefined, { hour: 'numeric', minute: '2-digit' });
-}
-
 /** What the built-in sandbox's standard sign-in asks for, said plainly before it opens. */
 function demoNote(auth: AuthStatus): string | undefined {
   return auth.demo && auth.model === 'standard'
@@ -14,8 +9,9 @@ function demoNote(auth: AuthStatus): string | undefined {
 }
 
 /**
- * Where sign-in stands, in the top bar: who is signed in and until when (never a token), or that
- * nobody is, or the wait for the browser.
+ * Where sign-in stands, in the top bar: who is signed in (never a token), or that nobody is, or
+ * the wait for the browser. Not until when: the app renews the service token by itself, and a
+ * clinician has nothing to do with that time (issue 31).
  */
 export function SignInStatus() {
   const auth = useAppStore((s) => s.auth);
@@ -27,9 +23,6 @@ export function SignInStatus() {
       {auth?.signedIn && (
         <>
           Signed in as <strong>{auth.providerId}</strong>
-          {auth.validUntil !== undefined && (
-            <span className="muted-inline"> · valid until {formatLocalTime(auth.validUntil)}</span>
-          )}
         </>
       )}
       {auth && !auth.signedIn && waitingForBrowser && 'Waiting for you to sign in in the browser…'}

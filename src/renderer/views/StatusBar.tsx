@@ -1,9 +1,13 @@
 import { useAppStore } from '../store/use-app-store';
 
+/**
+ * Whether the app is working, in a clinician's words (issue 31): "the app core" is the developers'.
+ * data-link keeps the state for tests and support.
+ */
 const LINK_WORDS = {
-  connecting: 'Connecting to the app core…',
-  connected: 'App core connected',
-  lost: 'Lost the app core; reconnecting… If you restarted browser mode, open the new address it printed.',
+  connecting: 'Starting…',
+  connected: 'Working',
+  lost: 'Reconnecting… What was recorded is kept. If you restarted browser mode, open the new address it printed.',
   refused: 'Not connected: this window needs the launch address browser mode printed.',
 } as const;
 

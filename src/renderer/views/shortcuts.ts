@@ -21,7 +21,19 @@ export const SHORTCUTS = {
   },
   /** End visit while recording; Start recording on the ready visit (never on a note). */
   end: { key: 'Enter', aria: isMac ? 'Meta+Shift+Enter' : 'Control+Shift+Enter', label: `${modifier}Enter` },
+  /**
+   * New visit (issue 31), never while recording. O, not N: browsers keep Ctrl+Shift+N (⌘⇧N) for a
+   * private window and never hand it to the page, so in browser mode it would open one instead.
+   */
+  newVisit: { key: 'O', aria: isMac ? 'Meta+Shift+O' : 'Control+Shift+O', label: `${modifier}O` },
 } satisfies Record<string, Shortcut>;
+
+/** Copy all of the note on screen (issue 31): C for copy, and no text field copies on Ctrl+Shift+C. */
+export const COPY_ALL_SHORTCUT: Shortcut = {
+  key: 'C',
+  aria: isMac ? 'Meta+Shift+C' : 'Control+Shift+C',
+  label: `${modifier}C`,
+};
 
 /** Runs `action` on the shortcut while `active`, anywhere in the window. */
 export function useShortcut(shortcut: Shortcut, active: boolean, action: () => void): void {
@@ -34,7 +46,9 @@ export function useShortcut(shortcut: Shortcut, active: boolean, action: () => v
     if (!active) return;
     const onKey = (event: KeyboardEvent) => {
       const primary = isMac ? event.metaKey : event.ctrlKey;
-      if (!primary || !event.shiftKey || event.altKey || event.repeat || event.key !== shortcut.key) return;
+      if (!primary || !event.shiftKey || event.altKey || event.repeat) return;
+      // A letter's case: Shift gives "C", but "c" where Caps Lock is on too.
+      if (event.key.toLowerCase() !== shortcut.key.toLowerCase()) return;
       event.preventDefault();
       latest.current();
     };

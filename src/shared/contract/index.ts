@@ -8,3 +8,4 @@ export * from './encounter';
 export * from './audio-chunk';
 export * from './history';
 export * from './visit-links';
+export * from './privacy';

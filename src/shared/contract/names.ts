@@ -34,9 +34,11 @@ export const VERB_NAMES = [
   'notes.save',
   'notes.finish',
   'notes.unfinish',
+  'notes.patient',
   'privacy.status',
   'privacy.lock',
   'privacy.unlock',
+  'privacy.setPin',
 ] as const;
 export const EVENT_NAMES = [
   'heartbeat',
@@ -47,6 +49,7 @@ export const EVENT_NAMES = [
   'results.progress',
   'history.changed',
   'visitLinks.changed',
+  'privacy.changed',
 ] as const;
 
 export type VerbName = (typeof VERB_NAMES)[number];

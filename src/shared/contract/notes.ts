@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SEXES } from '../service';
 
 /**
  * The clinician's edits of a visit's note (issue 29): the note is their work product. Main keeps
@@ -36,3 +37,23 @@ export const noteDraftReadingSchema = z.object({
   notice: z.string().optional(),
 });
 export type NoteDraftReading = z.infer<typeof noteDraftReadingSchema>;
+
+/**
+ * The patient details a visit was recorded with (issue 31): what its note's header line ("Female ·
+ * 68 years · born 9 April 1957") is made from. Main keeps them sealed with the unfinished note, for
+ * the provider who recorded the visit, so a note opened again from the rail, after a reload or a
+ * restart, still names its patient; they go when the visit is finished or its edits are swept.
+ * History never holds them.
+ */
+export const visitPatientSchema = z.object({
+  /** YYYY-MM-DD, as the service was sent it. */
+  dateOfBirth: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date written YYYY-MM-DD' })
+    .optional(),
+  sex: z.enum(SEXES).optional(),
+});
+export type VisitPatient = z.infer<typeof visitPatientSchema>;
+
+/** What main has of a visit's patient: nothing (not given, finished, swept, another clinician's). */
+export const visitPatientReadingSchema = z.object({ patient: visitPatientSchema.optional() });

@@ -15,7 +15,8 @@ import {
   startEncounterSchema,
 } from './encounter';
 import { historyListSchema } from './history';
-import { noteDraftReadingSchema, noteDraftSchema } from './notes';
+import { noteDraftReadingSchema, noteDraftSchema, visitPatientReadingSchema } from './notes';
+import { privacyStatusSchema, setPinSchema, unlockRequestSchema } from './privacy';
 import {
   declineVisitLinkSchema,
   takeVisitLinkSchema,
@@ -45,8 +46,6 @@ export const appInfoSchema = z.object({
     .optional(),
 });
 export type AppInfo = z.infer<typeof appInfoSchema>;
-
-export const privacyStatusSchema = z.object({ locked: z.boolean() });
 
 export const heartbeatSchema = z.object({
   /** Increases by one per beat since the core started; a reset means the core restarted. */
@@ -104,11 +103,19 @@ export const verbSchemas = {
   'notes.finish': { request: sessionRefSchema, response: nothing },
   /** Undo, a few seconds after finishing: the visit is to finish again, with its edits. */
   'notes.unfinish': { request: sessionRefSchema, response: nothing },
+  /**
+   * The patient details the visit was recorded with (issue 31), kept sealed by main since Start
+   * for the provider who recorded it, until the visit is finished: the note's header line.
+   */
+  'notes.patient': { request: sessionRefSchema, response: visitPatientReadingSchema },
   /** Whether main holds the window locked (issue 29): a reload or a second tab finds it so. */
   'privacy.status': { request: noPayload, response: privacyStatusSchema },
   /** The idle lock: main opens nothing of a visit and calls the service for nobody until unlocked. */
   'privacy.lock': { request: noPayload, response: privacyStatusSchema },
-  'privacy.unlock': { request: noPayload, response: privacyStatusSchema },
+  /** Unlocking proves who it is: the clinician's PIN, or a fresh sign-in at their IdP. */
+  'privacy.unlock': { request: unlockRequestSchema, response: privacyStatusSchema },
+  /** The PIN that unlocks this window for the clinician signed in (Bearer, Single Auth Token). */
+  'privacy.setPin': { request: setPinSchema, response: privacyStatusSchema },
 } as const satisfies Record<VerbName, { request: z.ZodType; response: z.ZodType }>;
 
 /** Every event main may push to the renderer, with its payload. */
@@ -127,6 +134,8 @@ export const eventSchemas = {
   'results.progress': resultsProgressSchema,
   'history.changed': historyListSchema,
   'visitLinks.changed': visitLinksSchema,
+  /** Locked, unlocked, a PIN chosen or needed: the window shows the lock or the PIN step. */
+  'privacy.changed': privacyStatusSchema,
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type VerbRequest<V extends VerbName> = z.input<(typeof verbSchemas)[V]['request']>;

@@ -102,4 +102,18 @@ export const summarySectionSchema = z.object({
   source_transcripts: z.array(z.string()).optional(),
 });
 export type SummarySection = z.infer<typeof summarySectionSchema>;
+
+// protocol: Ambient session (a section the conversation said nothing about)
+/**
+ * The content of a section the service found nothing for: this sentence, with no
+ * source_transcripts. The sandbox writes it; the client shows such a section as empty and copies
+ * none of it. An empty content means the same (a service may send that instead).
+ */
+export const NOTHING_FOUND_CONTENT = 'Nothing relevant to this section was found in the conversation.';
+
+/** The service found nothing for this section: its content is the sentence above, or empty. */
+export function isNothingFound(section: Pick<SummarySection, 'content'>): boolean {
+  const content = section.content.trim();
+  return content === '' || content === NOTHING_FOUND_CONTENT;
+}
 export const contentResponseSchema = z.object({ summary: z.array(summarySectionSchema) });

@@ -56,12 +56,20 @@ export interface AuthManager extends TokenSource {
   renew(rejectedToken?: string): Promise<ServiceCredentials>;
   status(): AuthStatus;
   onChange(listener: (status: AuthStatus) => void): () => void;
-  /** The user's "Sign in": like current(), but a standard partner may open the browser. */
-  signIn(): Promise<AuthStatus>;
+  /**
+   * The user's "Sign in": like current(), but a standard partner may open the browser.
+   * freshLogin (after the clinician signed out): the IdP asks for the password again.
+   */
+  signIn(options?: { freshLogin?: boolean }): Promise<AuthStatus>;
   /** Stops a sign-in that waits for the browser; it rejects with sign_in_cancelled. */
   cancelSignIn(): void;
   /** Drops the service token; standard partners also forget (and revoke) the refresh token. */
   signOut(): Promise<void>;
+  /**
+   * Standard partners: a fresh sign-in at the IdP that must be `providerId` (unlocking a window);
+   * rejects with sign_in_failed for anyone else, and keeps the signed-in state as it was.
+   */
+  reauthenticate(providerId: string): Promise<void>;
   /** Bearer and Single Auth Token partners: store the partner token (empty removes it). */
   setPartnerToken(token: string): Promise<void>;
   /** Stops timers and pending sign-ins; the manager is not used after this. */
@@ -100,6 +108,12 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
   /** Bumped by signOut/dispose/a new partner token: a login started before must not land. */
   let epoch = 0;
   let stopTimer: (() => void) | undefined;
+  /**
+   * The clinician pressed Sign out: nothing logs in again until they press Sign in (issue 29). A
+   * Bearer partner's token would sign in silently at the next call (a note still being written,
+   * say); such calls wait, as they do offline.
+   */
+  let stayedOut = false;
   const listeners = new Set<(status: AuthStatus) => void>();
   let lastEmitted = '';
 
@@ -171,7 +185,11 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
   }
 
   /** The partner token for Login, made known to the log scrubber first. */
-  async function partnerTokenForLogin(request: { interactive: boolean; fresh?: boolean }): Promise<string> {
+  async function partnerTokenForLogin(request: {
+    interactive: boolean;
+    fresh?: boolean;
+    freshLogin?: boolean;
+  }): Promise<string> {
     const token = await partner.get(request);
     options.secretValues?.add(token);
     return token;
@@ -199,7 +217,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
     );
   }
 
-  async function login(interactive: boolean): Promise<ServiceCredentials> {
+  async function login(interactive: boolean, freshLogin = false): Promise<ServiceCredentials> {
     const started = epoch;
     phase = held ? 'refreshing' : 'signing-in';
     emit();
@@ -209,7 +227,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       const startedAt = clock.now();
       let result: LoginResult;
       try {
-        result = await loginWith(await partnerTokenForLogin({ interactive }));
+        result = await loginWith(await partnerTokenForLogin({ interactive, freshLogin }));
       } catch (error) {
         // A standard partner's ID token refused (expired by the service's clock, keys rotated):
         // one fresh ID token through the refresh token, then give up.
@@ -255,11 +273,11 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
   }
 
   /** One login at a time, shared by every caller that needs one meanwhile (no stampede). */
-  function loginOnce(interactive: boolean): Promise<ServiceCredentials> {
+  function loginOnce(interactive: boolean, freshLogin = false): Promise<ServiceCredentials> {
     if (inFlight) return inFlight.promise;
     const attempt = {
       interactive,
-      promise: login(interactive).finally(() => {
+      promise: login(interactive, freshLogin).finally(() => {
         if (inFlight === attempt) inFlight = undefined;
       }),
     };
@@ -294,6 +312,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
   return {
     async current() {
       if (valid(held)) return publicCredentials(held);
+      if (stayedOut) throw authError('signed_out');
       return loginOnce(false);
     },
     async renew(rejectedToken) {
@@ -304,6 +323,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       if (!inFlight && (rejectedToken === undefined || held?.serviceToken === rejectedToken)) {
         held = undefined;
       }
+      if (stayedOut) throw authError('signed_out');
       return loginOnce(false);
     },
     status,
@@ -311,10 +331,11 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    async signIn() {
+    async signIn(options = {}) {
+      stayedOut = false;
       // A silent login already under way may make the browser unnecessary: let it finish first.
       if (inFlight && !inFlight.interactive) await inFlight.promise.catch(() => undefined);
-      if (!valid(held)) await loginOnce(true);
+      if (!valid(held)) await loginOnce(true, options.freshLogin === true && authModel === 'standard');
       return status();
     },
     cancelSignIn() {
@@ -323,8 +344,17 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
     async signOut() {
       partner.cancel();
       reset();
+      stayedOut = true;
       await partner.forget();
       log.info('auth: signed out', { model: authModel });
+      emit();
+    },
+    async reauthenticate(expectedProvider) {
+      if (authModel !== 'standard')
+        throw authError('not_configured', 'only a standard partner signs in again');
+      await partner.reauthenticate(expectedProvider);
+      // The fresh ID token is the partner token from now on; the next call logs in with it.
+      if (!valid(held)) await loginOnce(false);
       emit();
     },
     async setPartnerToken(token) {

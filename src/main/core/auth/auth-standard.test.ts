@@ -137,6 +137,51 @@ describe('standard partner sign-in', () => {
     expect(manager.status().problem).toBeUndefined();
   });
 
+  it('unlocks with a fresh sign-in at the IdP, as the same person only', async () => {
+    const user = username();
+    let browser = headlessBrowser({ username: user });
+    const { manager, secrets } = make(sandbox, (url) => browser.openExternal(url));
+    await manager.signIn();
+    const refreshBefore = await secrets.get(SECRET_NAMES.oidcRefreshToken);
+
+    // Someone else at the keyboard signs in at the IdP: refused, and nothing of theirs is kept.
+    browser = headlessBrowser({ username: `${user}-other` });
+    await expect(manager.reauthenticate(user)).rejects.toMatchObject({
+      id: 'sign_in_failed',
+      sentence: expect.stringContaining(`this window is ${user}'s. It stays locked`),
+    });
+    await browser.lastWalk();
+    const asked = new URL(browser.opened[0]!);
+    // The IdP asks for the password whatever session its browser holds.
+    expect(asked.searchParams.get('prompt')).toBe('login consent');
+    expect(asked.searchParams.get('max_age')).toBe('0');
+    expect(manager.status()).toMatchObject({ signedIn: true, providerId: user });
+    expect(await secrets.get(SECRET_NAMES.oidcRefreshToken)).toBe(refreshBefore);
+
+    // The clinician themself: accepted, with the new refresh token kept.
+    browser = headlessBrowser({ username: user });
+    await expect(manager.reauthenticate(user)).resolves.toBeUndefined();
+    expect(manager.status()).toMatchObject({ signedIn: true, providerId: user });
+    expect(await secrets.get(SECRET_NAMES.oidcRefreshToken)).not.toBe(refreshBefore);
+  });
+
+  it('the first Sign in after a Sign out asks the IdP for the password again', async () => {
+    const user = username();
+    const browser = headlessBrowser({ username: user });
+    const { manager } = make(sandbox, browser.openExternal);
+    await manager.signIn();
+    await manager.signOut();
+    await manager.signIn({ freshLogin: true });
+    expect(browser.opened).toHaveLength(2);
+    const first = new URL(browser.opened[0]!);
+    const second = new URL(browser.opened[1]!);
+    expect(first.searchParams.get('prompt')).toBe('consent');
+    expect(first.searchParams.get('max_age')).toBeNull();
+    expect(second.searchParams.get('prompt')).toBe('login consent');
+    expect(second.searchParams.get('max_age')).toBe('0');
+    expect(manager.status()).toMatchObject({ signedIn: true, providerId: user });
+  });
+
   it('stops a pending sign-in on cancel and closes the loopback listener', async () => {
     const browser = idleBrowser();
     const { manager } = make(sandbox, browser.openExternal);

@@ -35,6 +35,10 @@ export interface OidcTokens {
   idTokenLifetimeMs: number;
   sub: string;
   name?: string;
+  /** When the person last signed in at the IdP (auth_time), ms on the IdP's clock, when it says. */
+  authTime?: number;
+  /** When the ID token was issued (iat), ms on the IdP's clock. */
+  issuedAt: number;
 }
 
 export const DEFAULT_SCOPE = 'openid profile offline_access';
@@ -76,6 +80,8 @@ function toTokens(response: client.TokenEndpointResponse & client.TokenEndpointR
     idTokenLifetimeMs: (claims.exp - claims.iat) * 1000,
     sub: claims.sub,
     ...(typeof claims.name === 'string' ? { name: claims.name } : {}),
+    ...(typeof claims.auth_time === 'number' ? { authTime: claims.auth_time * 1000 } : {}),
+    issuedAt: claims.iat * 1000,
   };
 }
 
@@ -108,7 +114,20 @@ export interface InteractiveSignIn {
   timeoutMs: number;
   /** cancel(): aborts the wait; the listener closes at once. */
   signal: AbortSignal;
+  /**
+   * The person proves who they are now (unlocking a window, issue 29): the IdP asks for the
+   * password again whatever session its browser holds (prompt=login, max_age=0), and the ID
+   * token must say they signed in after this sign-in began.
+   */
+  fresh?: boolean;
 }
+
+/**
+ * A fresh sign-in's auth_time is checked against the token's iat, both on the IdP's clock (so a
+ * clock that runs fast or slow changes nothing): the person signed in at most as long before
+ * the token was issued as this sign-in took, plus this margin for the IdP's own steps.
+ */
+const AUTH_TIME_MARGIN_MS = 30_000;
 
 export async function signInInteractively(options: InteractiveSignIn): Promise<OidcTokens> {
   const { config, settings, signal } = options;
@@ -116,6 +135,7 @@ export async function signInInteractively(options: InteractiveSignIn): Promise<O
   const state = client.randomState();
   const codeVerifier = client.randomPKCECodeVerifier();
   const scope = settings.scope ?? DEFAULT_SCOPE;
+  const startedAt = options.clock.now();
   const listener = await startLoopbackRedirect({
     path: settings.redirectPath ?? DEFAULT_REDIRECT_PATH,
     expectedState: state,
@@ -129,9 +149,7 @@ export async function signInInteractively(options: InteractiveSignIn): Promise<O
       code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
       code_challenge_method: 'S256',
       state,
-      // OIDC Core 11: offline_access is ignored unless prompt includes consent (oidc-provider, the
-      // sandbox's IdP, enforces it), and without it no refresh token is issued.
-      ...(scope.split(' ').includes('offline_access') ? { prompt: 'consent' } : {}),
+      ...promptFor(scope, options.fresh === true),
     });
     const interrupted = new Promise<never>((_resolve, reject) => {
       stopTimer = options.clock.after(options.timeoutMs, () => reject(authError('sign_in_timeout')));
@@ -146,8 +164,9 @@ export async function signInInteractively(options: InteractiveSignIn): Promise<O
       throw authError('browser_unavailable', error instanceof Error ? error.name : '');
     }
     const callbackUrl = await Promise.race([listener.response, interrupted]);
+    let tokens: OidcTokens;
     try {
-      return toTokens(
+      tokens = toTokens(
         await client.authorizationCodeGrant(config, callbackUrl, {
           pkceCodeVerifier: codeVerifier,
           expectedState: state,
@@ -159,11 +178,40 @@ export async function signInInteractively(options: InteractiveSignIn): Promise<O
       // The IdP refusing the code is a failed sign-in, not an ended one.
       throw problem.id === 'sign_in_needed' ? authError('sign_in_failed', problem.serviceMessage) : problem;
     }
+    // An IdP that ignored max_age (a session from this morning) proves nothing about who is here.
+    const took = options.clock.now() - startedAt;
+    if (
+      options.fresh &&
+      (tokens.authTime === undefined || tokens.issuedAt - tokens.authTime > took + AUTH_TIME_MARGIN_MS)
+    ) {
+      throw authError(
+        'sign_in_failed',
+        'the ID token has no recent auth_time',
+        'The identity provider did not ask for your password again, so this proves nothing. Ask your IT admin.',
+      );
+    }
+    return tokens;
   } finally {
     stopTimer();
     signal.removeEventListener('abort', onAbort);
     await listener.close();
   }
+}
+
+/**
+ * OIDC Core 11: offline_access is ignored unless prompt includes consent (oidc-provider, the
+ * sandbox's IdP, enforces it), and without it no refresh token is issued. A fresh sign-in adds
+ * login, and max_age=0 for IdPs that honour that rather than prompt.
+ */
+function promptFor(scope: string, fresh: boolean): Record<string, string> {
+  const prompts = [
+    ...(fresh ? ['login'] : []),
+    ...(scope.split(' ').includes('offline_access') ? ['consent'] : []),
+  ];
+  return {
+    ...(prompts.length > 0 ? { prompt: prompts.join(' ') } : {}),
+    ...(fresh ? { max_age: '0' } : {}),
+  };
 }
 
 export async function refreshTokens(config: client.Configuration, refreshToken: string): Promise<OidcTokens> {

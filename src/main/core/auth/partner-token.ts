@@ -19,15 +19,23 @@ import {
 export interface PartnerTokenSource {
   /**
    * interactive: may open the browser (only on the user's own "Sign in"). fresh: the service
-   * refused the last token, so get a new one even if it looks valid.
+   * refused the last token, so get a new one even if it looks valid. freshLogin: the person at
+   * the keyboard signs in now, password and all (the first Sign in after a Sign out: an IdP
+   * session the browser still holds may be the last clinician's).
    */
-  get(options: { interactive: boolean; fresh?: boolean }): Promise<string>;
+  get(options: { interactive: boolean; fresh?: boolean; freshLogin?: boolean }): Promise<string>;
   /** Who the token says the user is (standard partners), for the status line. */
   identity(): { sub?: string; name?: string };
   /** Stops a sign-in waiting for the browser. Returns whether one was waiting. */
   cancel(): boolean;
   /** Sign-out: forget (and revoke) what lets the app sign in again without the user. */
   forget(): Promise<void>;
+  /**
+   * Standard partners: the person at the keyboard signs in again at the IdP, password and all
+   * (unlocking a window, issue 29), and must be `expectedSub`. Anyone else is refused and nothing
+   * of their sign-in is kept. Shared tokens are the organisation's and prove nobody: refused.
+   */
+  reauthenticate(expectedSub: string): Promise<void>;
 }
 
 export function sharedPartnerToken(secrets: SecretBox): PartnerTokenSource {
@@ -41,6 +49,9 @@ export function sharedPartnerToken(secrets: SecretBox): PartnerTokenSource {
     cancel: () => false,
     // The partner token is the organisation's, configured by the admin: signing out keeps it.
     async forget() {},
+    async reauthenticate() {
+      throw authError('not_configured', 'a shared partner token proves nobody');
+    },
   };
 }
 
@@ -63,7 +74,7 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
   let config: Promise<client.Configuration> | undefined;
   let current: OidcTokens | undefined;
   let refreshing: Promise<string> | undefined;
-  let interactive: { promise: Promise<string>; abort: AbortController } | undefined;
+  let interactive: { promise: Promise<string>; abort: AbortController; fresh: boolean } | undefined;
 
   const configuration = (): Promise<client.Configuration> => {
     config ??= discover(deps.settings).catch((error: unknown) => {
@@ -113,7 +124,14 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
     }
   };
 
-  const signIn = (): Promise<string> => {
+  /** fresh: prompt=login; expectedSub: and it must be this person. */
+  const signIn = async (fresh?: { expectedSub?: string }): Promise<string> => {
+    // A fresh sign-in never joins one that is not (its password was never asked): that one ends.
+    while (interactive && fresh && !interactive.fresh) {
+      const pending = interactive;
+      pending.abort.abort();
+      await pending.promise.catch(() => undefined);
+    }
     if (interactive) return interactive.promise;
     const abort = new AbortController();
     const promise = (async () => {
@@ -126,20 +144,35 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
           clock: deps.clock,
           timeoutMs: deps.signInTimeoutMs,
           signal: abort.signal,
+          fresh: fresh !== undefined,
         });
-        log.info('auth: signed in at the identity provider', {});
+        if (fresh?.expectedSub !== undefined && tokens.sub !== fresh.expectedSub) {
+          log.warn('auth: another person signed in at the identity provider to unlock', {});
+          // Nothing of theirs is kept: their refresh token is revoked, best effort.
+          if (tokens.refreshToken)
+            void configuration()
+              .then((config) => revokeRefreshToken(config, tokens.refreshToken!))
+              .catch(() => undefined);
+          throw authError(
+            'sign_in_failed',
+            'another subject',
+            `You signed in as ${tokens.sub}; this window is ${fresh.expectedSub}'s. It stays locked: ${fresh.expectedSub} unlocks it, or signs out.`,
+          );
+        }
+        log.info('auth: signed in at the identity provider', { fresh: fresh !== undefined });
         return await keep(tokens);
       } finally {
         interactive = undefined;
         deps.onWaiting(false);
       }
     })();
-    interactive = { promise, abort };
+    interactive = { promise, abort, fresh: fresh !== undefined };
     return promise;
   };
 
   return {
-    async get({ interactive: mayAsk, fresh }) {
+    async get({ interactive: mayAsk, fresh, freshLogin }) {
+      if (mayAsk && freshLogin) return signIn({});
       if (!fresh && usable(current)) return current.idToken;
       try {
         // One refresh at a time: two with the same (rotating) refresh token would burn it.
@@ -149,6 +182,9 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
         if (!mayAsk || !isAuthProblem(error, 'sign_in_needed')) throw error;
       }
       return signIn();
+    },
+    async reauthenticate(expectedSub) {
+      await signIn({ expectedSub });
     },
     identity: () => ({
       ...(current?.sub ? { sub: current.sub } : {}),

@@ -1,5 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -104,5 +113,68 @@ describe('the sealed note drafts', () => {
     expect(store().sweep(7 * 24 * 3_600_000)).toEqual(['session-1']);
     expect(readdirSync(dir)).toEqual(['session-2.note']);
     await expect(store().write({ ...DRAFT, sessionId: '../escape' }, OWNER)).rejects.toThrow();
+  });
+});
+
+describe('the patient details kept with the unfinished note (issue 31)', () => {
+  const PATIENT = { dateOfBirth: '1957-03-14', sex: 'FEMALE' as const };
+
+  it('are sealed: read back by the provider who recorded the visit, by nobody else, and never in the clear', async () => {
+    await store().keepPatient('session-1', PATIENT, OWNER);
+    expect(await store().readPatient('session-1', OWNER)).toEqual(PATIENT);
+    expect(await store().readPatient('session-1', OTHER)).toBeUndefined();
+    const bytes = readFileSync(join(dir, 'session-1.note'));
+    for (const word of ['1957', '03-14', 'FEMALE', 'dateOfBirth', 'dr-a'])
+      expect(bytes.includes(Buffer.from(word)), word).toBe(false);
+    expect(statSync(join(dir, 'session-1.note')).mode & 0o777).toBe(0o600);
+    // No edits yet: the note has none to show.
+    expect(await store().read('session-1', OWNER)).toEqual({});
+  });
+
+  it('kept at Start without waiting: a read meanwhile waits for the write', async () => {
+    const one = store();
+    void one.keepPatient('session-1', PATIENT, OWNER);
+    expect(await one.readPatient('session-1', OWNER)).toEqual(PATIENT);
+  });
+
+  it('share the visit’s one file with the edits, each kept when the other is written, even at the same moment', async () => {
+    const one = store();
+    await Promise.all([one.keepPatient('session-1', PATIENT, OWNER), one.write(DRAFT, OWNER)]);
+    expect(readdirSync(dir)).toEqual(['session-1.note']);
+    expect(await store().readPatient('session-1', OWNER)).toEqual(PATIENT);
+    expect(await store().read('session-1', OWNER)).toEqual({ draft: DRAFT });
+    // Undo my edits everywhere: the edits go, the patient line stays.
+    await one.write({ ...DRAFT, sections: {}, fields: {} }, OWNER);
+    expect(await store().read('session-1', OWNER)).toEqual({});
+    expect(await store().readPatient('session-1', OWNER)).toEqual(PATIENT);
+  });
+
+  it('nothing given, nothing kept; a visit finished, discarded or past the retention keeps nothing', async () => {
+    await store().keepPatient('session-1', {}, OWNER);
+    expect(existsSync(dir)).toBe(false);
+    await store().keepPatient('session-1', PATIENT, OWNER);
+    store().remove('session-1');
+    expect(readdirSync(dir)).toEqual([]);
+    // Removed while it was being written (Start, then an instant Cancel): still nothing.
+    const one = store();
+    const writing = one.keepPatient('session-2', PATIENT, OWNER);
+    one.remove('session-2');
+    await writing;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(readdirSync(dir)).toEqual([]);
+    await store().keepPatient('session-3', PATIENT, OWNER);
+    const old = new Date(Date.now() - 8 * 24 * 3_600_000);
+    utimesSync(join(dir, 'session-3.note'), old, old);
+    expect(store().sweep(7 * 24 * 3_600_000)).toEqual(['session-3']);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a file that cannot be opened leaves the line out, and is set aside only by reading the edits (with its notice)', async () => {
+    await store().keepPatient('session-1', PATIENT, OWNER);
+    key = randomBytes(32);
+    expect(await store().readPatient('session-1', OWNER)).toBeUndefined();
+    expect(readdirSync(dir)).toEqual(['session-1.note']);
+    expect(await store().read('session-1', OWNER)).toEqual({ notice: DRAFT_UNREADABLE_NOTICE });
+    await expect(store().readPatient('../escape', OWNER)).rejects.toThrow();
   });
 });

@@ -61,12 +61,51 @@ describe('a visit note as the clinician’s work', () => {
     expect(readdirSync(join(dir, 'notes'))).toEqual([]);
   });
 
+  it('the patient details go with the edits when the visit is finished, come back with Undo, and go when it is discarded', async () => {
+    const { notes, clock } = await visitNotes();
+    const patient = { dateOfBirth: '1957-03-14', sex: 'FEMALE' as const };
+    await notes.keepPatient('s1', patient, DR_A);
+    expect(await notes.patient('s1')).toEqual({ patient });
+    await notes.finish('s1');
+    expect(readdirSync(join(dir, 'notes'))).toEqual([]);
+    expect(await notes.patient('s1')).toEqual({});
+    clock.advance(UNDO_FINISH_MS - 1);
+    await notes.unfinish('s1');
+    expect(await notes.patient('s1')).toEqual({ patient });
+    notes.forget('s1');
+    expect(readdirSync(join(dir, 'notes'))).toEqual([]);
+  });
+
+  it('keeping the patient details never fails the visit (a keychain that does not answer)', async () => {
+    const { notes } = await visitNotes();
+    const failing = createVisitNotes({
+      store: {
+        ...createNoteDraftStore({
+          dir: join(dir, 'notes'),
+          spoolKey: async () => key,
+          log: silentLogger,
+          now: Date.now,
+        }),
+        keepPatient: async () => {
+          throw new Error('keychain locked');
+        },
+      },
+      history: (await visitNotes()).history,
+      owner: async () => DR_A,
+      clock: new FakeClock(0),
+      log: silentLogger,
+    });
+    await expect(failing.keepPatient('s1', { sex: 'MALE' }, DR_A)).resolves.toBeUndefined();
+    expect(await notes.patient('s1')).toEqual({});
+  });
+
   it('nobody signed in (or locked): nothing is read or kept', async () => {
     const { notes } = await visitNotes(async () => {
       throw new Error('Sign in to see and keep your edits of this note.');
     });
     await expect(notes.get('s1')).rejects.toThrow('Sign in');
     await expect(notes.save(DRAFT)).rejects.toThrow('Sign in');
+    await expect(notes.patient('s1')).rejects.toThrow('Sign in');
   });
 
   it('a visit this app does not know is refused by name', async () => {

@@ -1,6 +1,6 @@
 import type { HistoryEntry } from '../../../shared/contract';
 import type { DeliveryTarget } from '../../../shared/delivery-target';
-import type { NoteDraft, NoteDraftReading } from '../../../shared/contract/notes';
+import type { NoteDraft, NoteDraftReading, VisitPatient } from '../../../shared/contract/notes';
 import type { EncounterHistory } from '../history/encounter-history';
 import type { Clock, Logger } from '../ports';
 import { UserFacingError } from '../user-facing-error';
@@ -30,7 +30,10 @@ export interface VisitNotesDeps {
  */
 export function createVisitNotes(deps: VisitNotesDeps) {
   const { store, history } = deps;
-  const justFinished = new Map<string, { draft?: NoteDraft; owner: DeliveryTarget; until: number }>();
+  const justFinished = new Map<
+    string,
+    { draft?: NoteDraft; patient?: VisitPatient; owner: DeliveryTarget; until: number }
+  >();
 
   const known = (sessionId: string) => {
     const entry = history.find(sessionId);
@@ -43,6 +46,34 @@ export function createVisitNotes(deps: VisitNotesDeps) {
     async get(sessionId: string): Promise<NoteDraftReading> {
       known(sessionId);
       return store.read(sessionId, await deps.owner());
+    },
+
+    /** The patient details the visit was recorded with (issue 31), for its clinician alone. */
+    async patient(sessionId: string): Promise<{ patient?: VisitPatient }> {
+      known(sessionId);
+      const patient = await store.readPatient(sessionId, await deps.owner());
+      return patient ? { patient } : {};
+    },
+
+    /**
+     * At Start: the patient details the visit is recorded with, sealed for the clinician recording
+     * it (`owner`), so its note names its patient after a reload or a restart. Never fails the
+     * visit: without them the note's header has no patient line, as before issue 31.
+     */
+    async keepPatient(sessionId: string, patient: VisitPatient, owner: DeliveryTarget): Promise<void> {
+      try {
+        await store.keepPatient(sessionId, patient, owner);
+      } catch (error) {
+        deps.log.warn('notes: the patient details of a visit could not be kept', {
+          error: (error as Error).name,
+        });
+      }
+    },
+
+    /** A discarded visit: nothing of it stays (its patient details included). */
+    forget(sessionId: string): void {
+      store.remove(sessionId);
+      justFinished.delete(sessionId);
     },
 
     async save(draft: NoteDraft): Promise<void> {
@@ -60,9 +91,11 @@ export function createVisitNotes(deps: VisitNotesDeps) {
       if (entry.finishedAt !== undefined) return;
       const owner = await deps.owner();
       const { draft } = await store.read(sessionId, owner);
+      const patient = await store.readPatient(sessionId, owner);
       store.remove(sessionId);
       justFinished.set(sessionId, {
         ...(draft ? { draft } : {}),
+        ...(patient ? { patient } : {}),
         owner,
         until: deps.clock.now() + UNDO_FINISH_MS,
       });
@@ -81,6 +114,7 @@ export function createVisitNotes(deps: VisitNotesDeps) {
         );
       justFinished.delete(sessionId);
       if (held.draft) await store.write(held.draft, held.owner);
+      if (held.patient) await store.keepPatient(sessionId, held.patient, held.owner);
       history.unfinish(sessionId);
     },
 
@@ -94,7 +128,10 @@ export function createVisitNotes(deps: VisitNotesDeps) {
   };
 }
 
-/** The contract verbs of a visit's note (notes.get, notes.save, notes.finish, notes.unfinish). */
+/**
+ * The contract verbs of a visit's note (notes.get, notes.save, notes.finish, notes.unfinish,
+ * notes.patient). The patient details are kept by main itself at Start: no verb writes them.
+ */
 export function noteVerbs(notes: ReturnType<typeof createVisitNotes>) {
   return {
     'notes.get': ({ sessionId }: { sessionId: string }) => notes.get(sessionId),
@@ -110,5 +147,6 @@ export function noteVerbs(notes: ReturnType<typeof createVisitNotes>) {
       await notes.unfinish(sessionId);
       return undefined;
     },
+    'notes.patient': ({ sessionId }: { sessionId: string }) => notes.patient(sessionId),
   };
 }

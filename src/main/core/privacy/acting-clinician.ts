@@ -1,4 +1,5 @@
 import type { AuthStatus } from '../../../shared/contract';
+import { serviceOf } from '../../../shared/delivery-target';
 import type { Settings } from '../../../shared/settings';
 import { configuredProviderId } from '../service/service-locator';
 import type { LinkProviderFacts } from '../visit-links/link-provider';
@@ -54,6 +55,23 @@ export function createActingClinician(settings: {
         : acting().authModel === 'standard'
           ? ''
           : configuredProviderId(acting()),
+    /** The clinician the window acts for now, for its lock (privacy/window-privacy.ts). */
+    here: () => {
+      const settingsNow = acting();
+      const standard = settingsNow.authModel === 'standard';
+      return {
+        target: {
+          service: serviceOf(settingsNow.service),
+          partnerId: settingsNow.partnerId,
+          // A standard partner's clinician is whom the IdP said last (still known when the
+          // service token has ended, so a lock then is still theirs).
+          providerId: standard ? (authNow?.providerId ?? '') : configuredProviderId(settingsNow),
+        },
+        model: settingsNow.authModel,
+        demo: settingsNow.service.kind === 'builtin-sandbox',
+        signedIn: authNow?.signedIn === true,
+      };
+    },
     /** What a visit link's provider_id is checked against (visit-links/link-provider.ts). */
     linkFacts: (switchAllowed: boolean): LinkProviderFacts => ({
       authModel: acting().authModel,

@@ -15,6 +15,10 @@ export function partnerTokenVerbs(deps: {
   settings: { get(): Settings };
   /** The auth manager of the service in use (it drops a service token made with the old one). */
   auth(): Promise<AuthManager>;
+  /** A partner token was entered for this service (its origin) and partner. */
+  onEntered?(service: string, partnerId: string): void;
+  /** Throws when no token may be entered now (a locked window). */
+  refuse?(): void;
 }) {
   const boxFor = (service = deps.settings.get().service) =>
     boundSecretBox(deps.secrets, credentialPlaces({ ...deps.settings.get(), service }));
@@ -34,12 +38,15 @@ export function partnerTokenVerbs(deps: {
       token: string;
       service?: Settings['service'];
     }) => {
+      deps.refuse?.();
       if (!service || serviceOf(service) === serviceOf(deps.settings.get().service)) {
         await (await deps.auth()).setPartnerToken(token);
       } else {
         // Typed with a new address being saved: kept for that address, never sent to this one.
         await boxFor(service).set(SECRET_NAMES.partnerToken, token.trim());
       }
+      if (token.trim())
+        deps.onEntered?.(serviceOf(service ?? deps.settings.get().service), deps.settings.get().partnerId);
       return status(service);
     },
   };

@@ -129,12 +129,12 @@ export function createServiceLocator(options: ServiceLocatorOptions) {
     /**
      * Deletes the demo's sessions (record, audio, note) of every visit `keep` does not name: the
      * demo keeps a visit no longer than the app keeps its audio. Through the demo when it runs;
-     * on disk when it does not (before it starts: call this first). Returns how many went.
+     * on disk when it does not (before it starts: call this first). Returns the sessions that went.
      */
-    async forgetDemoSessions(keep: (sessionId: string) => boolean): Promise<number> {
-      if (!sandbox) return removeDemoSessionFiles(demoSessionsDir, keep).length;
+    async forgetDemoSessions(keep: (sessionId: string) => boolean): Promise<string[]> {
+      if (!sandbox) return removeDemoSessionFiles(demoSessionsDir, keep);
       const running = await sandbox.catch(() => undefined);
-      return running ? (await running.forgetSessions((id) => !keep(id))).length : 0;
+      return running ? await running.forgetSessions((id) => !keep(id)) : [];
     },
     /** Stops the built-in sandbox if it was started. */
     async close(): Promise<void> {

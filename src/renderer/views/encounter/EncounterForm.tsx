@@ -8,7 +8,8 @@ import {
 import { SPECIALTIES, STANDARD_SECTIONS, type SectionName } from '../../../shared/service';
 import { dateInWords, numericExample, readDateOfBirth } from '../../encounter/date-of-birth';
 import { localIsoDate } from '../../../shared/local-date';
-import { SEX_CHOICES, encounterIdProblem, type EncounterDraft } from '../../encounter/draft';
+import { SEX_CHOICES, type EncounterDraft } from '../../encounter/draft';
+import { readEncounterId, sentAsHint } from '../../encounter/encounter-id';
 import { useAppStore } from '../../store/use-app-store';
 import { Field } from '../Field';
 import { FormsPicker } from './FormsPicker';
@@ -38,8 +39,10 @@ export function EncounterForm() {
   }, [settingsLoaded, ensureDraft]);
   if (!draft) return null;
 
-  // Checked as typed; a refused Start adds the rest.
-  const idProblem = encounterIdProblem(draft.encounterId) ?? problems.encounterId;
+  // Taken as the EHR prints it, checked as typed; what is sent is said when it differs (issue 31).
+  const id = readEncounterId(draft.encounterId);
+  const idProblem = (id.kind === 'problem' ? id.problem : undefined) ?? problems.encounterId;
+  const idHint = id.kind === 'id' && id.changed ? sentAsHint(id.sent) : 'As printed in your EHR.';
   const set =
     <K extends keyof EncounterDraft>(key: K) =>
     (value: EncounterDraft[K]) =>
@@ -66,14 +69,16 @@ export function EncounterForm() {
     <fieldset className="encounter">
       <legend className="visually-hidden">Visit details</legend>
       <div className="encounter-row">
-        <Field label="Encounter ID" hint="Letters and digits, as in your EHR." problem={idProblem}>
+        <Field label="Encounter ID" hint={idHint} problem={idProblem}>
           {(control) => (
             <input
               {...control}
               value={draft.encounterId}
               autoComplete="off"
               spellCheck={false}
-              maxLength={255}
+              // Room for the dashes and spaces an EHR prints; the 255 letters and digits the
+              // service takes are checked on what is left.
+              maxLength={1000}
               onChange={(event) => set('encounterId')(event.target.value)}
             />
           )}

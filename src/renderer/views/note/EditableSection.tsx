@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
 import type { SummarySection } from '../../../shared/service';
-import { sectionText, sectionTitle } from '../../results/format';
+import { sectionText } from '../../results/format';
 import { useAppStore } from '../../store/use-app-store';
 import { CopyButton } from '../results/CopyButton';
 import type { Highlight } from '../results/highlight';
@@ -8,6 +8,13 @@ import './note.css';
 
 interface Props {
   section: SummarySection;
+  /** Its title where it stands: its own, or its heading's when it is the heading's only section. */
+  title: string;
+  /**
+   * Where it stands: alone ('section', the Standard note), as a heading's only section ('heading':
+   * "Assessment", titled and styled as the heading), or under a heading ('under-heading', an h5).
+   */
+  place: 'section' | 'heading' | 'under-heading';
   /** sectionKey(): where the clinician's edit of this section is kept. */
   editKey: string;
   highlight: Highlight | null;
@@ -24,14 +31,26 @@ interface Props {
  * text as it was when it opened. A changed section says "Edited", can show the service's text
  * beside it, and "Undo my edits" goes back to the service's.
  */
-export function EditableSection({ section, editKey, highlight, onHighlight, transcriptId, readOnly }: Props) {
+export function EditableSection({
+  section,
+  title,
+  place,
+  editKey,
+  highlight,
+  onHighlight,
+  transcriptId,
+  readOnly,
+}: Props) {
   const id = useId();
-  const title = sectionTitle(section);
+  // The service's text; none where it found nothing (its editor opens empty, to be written in).
   const original = sectionText(section);
   const edit = useAppStore((s) => s.noteDraft?.sections[editKey]);
   const editSection = useAppStore((s) => s.editSection);
   const text = edit !== undefined ? edit : original;
   const edited = edit !== undefined && edit.trim() !== original;
+  // Nothing to paste (issue 31): said quietly, and no Copy; Copy all leaves it out too.
+  const empty = text.trim() === '';
+  const Heading = place === 'under-heading' ? 'h5' : 'h4';
   const [editing, setEditing] = useState(false);
   const [showOriginal, setShowOriginal] = useState(false);
   /** The text when the editor opened: Escape goes back to it. */
@@ -76,24 +95,39 @@ export function EditableSection({ section, editKey, highlight, onHighlight, tran
     if (editing && !event.currentTarget.contains(event.relatedTarget as Node | null)) setEditing(false);
   };
 
+  // A click on the text opens it too (the keyboard's way is the Edit button).
+  const shownText = (
+    <p className="section-text" onClick={open} data-testid="section-text">
+      {empty ? (
+        <span className="section-empty">{edited ? 'Left empty' : 'Nothing found in the conversation'}</span>
+      ) : (
+        text
+      )}
+    </p>
+  );
+
   return (
     <section
       className="note-section"
       aria-labelledby={id}
       data-edited={edited}
       data-editing={editing}
+      data-empty={empty}
+      data-place={place}
       data-testid="note-section"
       onBlur={onBlur}
     >
       <div className="note-section-head">
-        <h4 id={id}>
+        <Heading id={id} className={place === 'heading' ? 'note-heading' : undefined}>
           {title}
           {edited && (
             <span className="edited-badge" data-testid="edited-badge">
               Edited
             </span>
           )}
-        </h4>
+        </Heading>
+        {/* Nothing to read: said on the heading's line, so an empty section takes one line. */}
+        {empty && !editing && shownText}
         <span className="note-section-actions">
           {sources.length > 0 && transcriptId && !editing && (
             <button
@@ -118,7 +152,7 @@ export function EditableSection({ section, editKey, highlight, onHighlight, tran
               Edit
             </button>
           )}
-          {!editing && <CopyButton text={edited ? text.trim() : original} label={`Copy ${title}`} small />}
+          {!editing && !empty && <CopyButton text={edited ? text.trim() : original} what={title} small />}
         </span>
       </div>
       {editing ? (
@@ -145,10 +179,7 @@ export function EditableSection({ section, editKey, highlight, onHighlight, tran
           </p>
         </div>
       ) : (
-        // A click on the text opens it too (the keyboard's way is the Edit button).
-        <p className="section-text" onClick={open} data-testid="section-text">
-          {text}
-        </p>
+        !empty && shownText
       )}
       {edited && !editing && !readOnly && (
         <p className="edited-actions">
@@ -176,7 +207,7 @@ export function EditableSection({ section, editKey, highlight, onHighlight, tran
       {edited && showOriginal && !editing && (
         <blockquote className="section-original" data-testid="section-original">
           <span className="visually-hidden">The service’s text: </span>
-          {original}
+          {original || <span className="section-empty">Nothing found in the conversation</span>}
         </blockquote>
       )}
     </section>

@@ -1,6 +1,7 @@
 import type { NoteDraft } from '../../../shared/contract/notes';
 import type { SummarySection } from '../../../shared/service';
-import { sectionText, sectionTitle } from '../../results/format';
+import { sectionText } from '../../results/format';
+import { noteGroups, noteGroupsText } from '../../results/note-groups';
 
 /**
  * The note as the clinician left it (issue 29): the service's sections with the clinician's edits
@@ -10,7 +11,7 @@ export function sectionKey(index: number, section: SummarySection): string {
   return `${index}:${section.title}`;
 }
 
-/** The section's text as the clinician left it: their edit, or the service's. */
+/** The section's text as the clinician left it: their edit, or the service's ('' where it found nothing). */
 export function editedSectionText(
   section: SummarySection,
   key: string,
@@ -20,25 +21,19 @@ export function editedSectionText(
   return edited !== undefined ? edited.trim() : sectionText(section);
 }
 
-/** The sections with the clinician's edits, for Copy all and for the EHR. */
-export function editedSections(
-  sections: readonly SummarySection[],
-  draft: NoteDraft | null | undefined,
-): SummarySection[] {
-  return sections.map((section, index) => ({
-    ...section,
-    content: editedSectionText(section, sectionKey(index, section), draft),
-  }));
-}
-
-/** Whole note for one free-text EHR field: each title, its text, a blank line between; then any closing lines. */
+/**
+ * Whole note for one free-text EHR field (Copy all): under the template's headings where it has
+ * them (issue 31), each title and its text, a blank line between; then any closing lines. A
+ * section with nothing in it, as the service found nothing and nobody wrote anything, is left out.
+ */
 export function editedNoteText(
   sections: readonly SummarySection[],
   draft: NoteDraft | null | undefined,
   closingLines: readonly string[] = [],
 ): string {
-  const body = editedSections(sections, draft)
-    .map((section) => `${sectionTitle(section)}\n${section.content}`)
-    .join('\n\n');
-  return closingLines.length > 0 ? `${body}\n\n${closingLines.join('\n')}` : body;
+  return noteGroupsText(
+    noteGroups(sections),
+    ({ section, index }) => editedSectionText(section, sectionKey(index, section), draft),
+    closingLines,
+  );
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import type { FilledField, FilledForm, FormTemplate } from '../../../shared/service';
 import { fieldType, type DraftKey, type FeedbackDraft } from '../../results/feedback';
 import { valueText, withUnit } from '../../results/form-text';
@@ -18,7 +18,11 @@ interface Props {
   template: FormTemplate | undefined;
 }
 
-/** Tells the service how well it filled one form: a rating, a comment, the values it got wrong. */
+/**
+ * Tells the service how well it filled one form: a rating (required: the service takes no feedback
+ * without one), a comment, the values it got wrong. It is a message to the service and says so
+ * (issue 31): nothing here changes the form or what its Copy gives; the table's Edit does that.
+ */
 export function FormFeedback({ form, title, template }: Props) {
   const id = useId();
   const status = useAppStore((s) => s.feedback[form.form_id]);
@@ -30,21 +34,49 @@ export function FormFeedback({ form, title, template }: Props) {
   const setCorrection = (fieldId: string, value: string) =>
     setDraft({ ...draft, corrections: { ...draft.corrections, [fieldId]: value } });
 
+  const rating = useRef<HTMLFieldSetElement>(null);
+
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void send(form.form_id, draft);
+    // A missing rating is above the fold by the time Send is pressed: the keyboard goes to it, and
+    // its sentence stands under it (below), so what is missing is what is in view.
+    void send(form.form_id, draft).then((sent) => {
+      if (!sent && draft.rating === undefined) rating.current?.querySelector('input')?.focus();
+    });
   };
+  const problem = status?.state === 'failed' && (
+    <p id={problemId} className="problem" role="alert">
+      {status.message}
+    </p>
+  );
 
   return (
-    <form className="feedback" aria-labelledby={`${id}-heading`} onSubmit={submit} noValidate>
-      <h4 id={`${id}-heading`}>Feedback on {title}</h4>
+    <form
+      className="feedback"
+      aria-labelledby={`${id}-heading`}
+      aria-describedby={`${id}-about`}
+      onSubmit={submit}
+      noValidate
+    >
+      {/* The fold's summary above says it in the same words: the heading is for screen readers. */}
+      <h4 id={`${id}-heading`} className="visually-hidden">
+        Tell the service how it filled {title}
+      </h4>
+      <p id={`${id}-about`} className="hint feedback-about" data-testid="feedback-about">
+        This goes to the service, to help it fill forms better. It does not change this form or what its Copy
+        gives: to change a value, use <strong>Edit</strong> in the table above.
+      </p>
       <fieldset
+        ref={rating}
         role="radiogroup"
         className="rating"
+        aria-required="true"
         aria-invalid={invalid('rating') || undefined}
         aria-describedby={describe('rating')}
       >
-        <legend>Rating</legend>
+        <legend>
+          Rating <span className="required-mark">(required)</span>
+        </legend>
         {RATINGS.map(([value, words]) => (
           <label key={value} className="choice">
             <input
@@ -58,6 +90,7 @@ export function FormFeedback({ form, title, template }: Props) {
           </label>
         ))}
       </fieldset>
+      {invalid('rating') && problem}
       <div className="field">
         <label htmlFor={`${id}-comment`}>Comment (optional)</label>
         <textarea
@@ -70,8 +103,11 @@ export function FormFeedback({ form, title, template }: Props) {
         />
       </div>
       <details className="corrections">
-        <summary>Correct a value (optional)</summary>
-        <p className="hint">Fill in only the values the service got wrong or missed.</p>
+        <summary>Values the service got wrong (optional)</summary>
+        <p className="hint">
+          Tell the service the right value for what it got wrong or missed. This does not change the form: use
+          Edit in the table for that.
+        </p>
         <div className="corrections-grid">
           {form.fields.map((field) => (
             <Correction
@@ -89,18 +125,14 @@ export function FormFeedback({ form, title, template }: Props) {
       </details>
       <div className="actions">
         <button type="submit" disabled={status?.state === 'sending'}>
-          Send feedback
+          Send to the service
         </button>
-        <span role="status" className="copy-state">
+        <span role="status" className="copy-state" data-testid="feedback-state">
           {status?.state === 'sending' && 'Sending…'}
-          {status?.state === 'sent' && 'Feedback sent. Thank you.'}
+          {status?.state === 'sent' && 'Sent to the service. It does not change this form.'}
         </span>
       </div>
-      {status?.state === 'failed' && (
-        <p id={problemId} className="problem" role="alert">
-          {status.message}
-        </p>
-      )}
+      {status?.state === 'failed' && status.key !== 'rating' && problem}
     </form>
   );
 }

@@ -47,7 +47,7 @@ export function FormTable(props: Props) {
   return (
     <div className="form-block">
       <div className="form-block-head">
-        <CopyButton text={formText(form, title, draft?.fields)} label={`Copy ${title}`} />
+        <CopyButton text={formText(form, title, draft?.fields)} what={title} />
       </div>
       {/* A wide table scrolls sideways on its own; the keyboard can reach it to scroll. */}
       <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
@@ -209,6 +209,7 @@ function FieldRow(props: RowProps) {
                 data-testid="field-value"
               >
                 {shown.value === null ? (
+                  // The evidence column says it in words (below); the form's Copy leaves it out.
                   <>
                     <span aria-hidden="true">—</span>
                     <span className="visually-hidden">not mentioned</span>
@@ -285,6 +286,11 @@ function FieldRow(props: RowProps) {
               </button>
             )}
           </div>
+        ) : shown.value === null ? (
+          // Nothing found for it (issue 31): said quietly in the wide column, not beside its Edit.
+          <span className="field-empty" data-testid="field-not-mentioned">
+            Not mentioned
+          </span>
         ) : (
           <span className="visually-hidden">none</span>
         )}

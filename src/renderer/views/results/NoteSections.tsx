@@ -1,9 +1,11 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import type { SummarySection } from '../../../shared/service';
 import { useAppStore } from '../../store/use-app-store';
 import { EditableSection } from '../note/EditableSection';
 import { FinishControl } from '../note/FinishControl';
 import { editedNoteText, sectionKey } from '../note/note-edits';
+import { itemTitle, noteGroups, type NoteItem } from '../../results/note-groups';
+import { COPY_ALL_SHORTCUT } from '../shortcuts';
 import { CopyButton } from './CopyButton';
 import type { Highlight } from './highlight';
 
@@ -21,6 +23,7 @@ interface Props {
 /**
  * The note by section, each editable in place and ready to copy into its EHR field as the
  * clinician left it, each able to show where it came from; Copy all and "In the EHR" at the top.
+ * A SOAP or History and physical note stands under the headings clinicians expect (issue 31).
  */
 export function NoteSections({
   sessionId,
@@ -44,8 +47,9 @@ export function NoteSections({
         <span className="note-section-actions">
           <CopyButton
             text={editedNoteText(sections, draft, closingLines)}
-            label="Copy all of the note"
+            what="all of the note"
             visible="Copy all"
+            shortcut={COPY_ALL_SHORTCUT}
           />
           {sessionId && <FinishControl sessionId={sessionId} />}
         </span>
@@ -55,17 +59,42 @@ export function NoteSections({
           {notice}
         </p>
       )}
-      {sections.map((section, index) => (
-        <EditableSection
-          key={sectionKey(index, section)}
-          editKey={sectionKey(index, section)}
-          section={section}
-          highlight={highlight}
-          onHighlight={onHighlight}
-          transcriptId={transcriptId}
-          readOnly={finished}
-        />
-      ))}
+      {noteGroups(sections).flatMap((group) => {
+        const shown = (item: NoteItem, place: 'section' | 'heading' | 'under-heading') => (
+          <EditableSection
+            key={sectionKey(item.index, item.section)}
+            editKey={sectionKey(item.index, item.section)}
+            section={item.section}
+            title={itemTitle(group, item)}
+            place={place}
+            highlight={highlight}
+            onHighlight={onHighlight}
+            transcriptId={transcriptId}
+            readOnly={finished}
+          />
+        );
+        // Sections that stand alone, or a heading's only section, under the heading's name.
+        if (group.heading === undefined) return group.items.map((item) => shown(item, 'section'));
+        if (group.items.length === 1) return [shown(group.items[0]!, 'heading')];
+        return [
+          <NoteHeadingGroup key={group.heading} heading={group.heading}>
+            {group.items.map((item) => shown(item, 'under-heading'))}
+          </NoteHeadingGroup>,
+        ];
+      })}
+    </section>
+  );
+}
+
+/** A heading ("Subjective") over the sections the template puts under it. */
+function NoteHeadingGroup({ heading, children }: { heading: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <section className="note-group" aria-labelledby={id} data-testid="note-group">
+      <h4 id={id} className="note-heading">
+        {heading}
+      </h4>
+      {children}
     </section>
   );
 }

@@ -39,6 +39,8 @@ export function SettingsForm(props: {
   const tokenInput = useRef<HTMLInputElement>(null);
   // "Saved." describes the stored values, so it goes away as soon as the form differs from them.
   const [edited, setEdited] = useState(false);
+  // And it answers this form's Save: a Save of another page (or the first run's) says nothing here.
+  const [savedHere, setSavedHere] = useState(false);
 
   const update = (patch: Partial<Draft>) => {
     setDraft((d) => ({ ...d, ...patch }));
@@ -48,6 +50,7 @@ export function SettingsForm(props: {
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setEdited(false);
+    setSavedHere(true);
     const patch: SettingsPatch = pagePatchFrom(page, draft, settings);
     const token = tokenInput.current?.value.trim() ?? '';
     const settingsOk = checkSettings(patch, { partnerTokenTyped: token !== '' });
@@ -100,8 +103,8 @@ export function SettingsForm(props: {
         </button>
         {props.actions}
         <span role="status" className="save-state" data-testid="save-state">
-          {saveState === 'saved' && !edited && 'Saved.'}
-          {failed && (saveError ?? 'Not saved: fix the fields marked above.')}
+          {savedHere && saveState === 'saved' && !edited && 'Saved.'}
+          {savedHere && failed && (saveError ?? 'Not saved: fix the fields marked above.')}
         </span>
       </div>
     </form>

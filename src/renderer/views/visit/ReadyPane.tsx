@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useRef } from 'react';
 import type { RecorderView } from '../../../shared/contract';
 import { useAppStore } from '../../store/use-app-store';
 import { EncounterForm } from '../encounter/EncounterForm';
@@ -6,8 +6,10 @@ import { MicrophoneCheck } from '../MicrophoneCheck';
 import { MicrophonePicker } from '../MicrophonePicker';
 import { SHORTCUTS, useShortcut } from '../shortcuts';
 import { SignInButton, SignInNeeded } from '../SignInPanel';
+import { useFocusOnArrival } from '../focus-on-arrival';
 import { ConsentCheck } from './ConsentCheck';
 import { VisitAudioChoice } from './VisitAudioChoice';
+import { VisitDetailsProblem } from './VisitDetailsProblem';
 
 /** What the last visit's end left to say on the next one's screen; nothing after a normal End. */
 const AFTER_WORDS: Partial<Record<RecorderView['state'], string>> = {
@@ -41,11 +43,16 @@ export function ReadyPane() {
     (s) => s.settings?.consent === 'required' && s.draft?.consent.given !== true,
   );
   useShortcut(SHORTCUTS.end, !signedOut && !consentMissing, () => void start());
+  // After Sign in (or a visit discarded), the keyboard carries on from the next visit's heading.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusOnArrival(heading, !signedOut);
 
   return (
     <section className="card record ready" aria-labelledby={headingId}>
       <div className="ready-header">
-        <h2 id={headingId}>Next visit</h2>
+        <h2 id={headingId} ref={heading} tabIndex={-1}>
+          Next visit
+        </h2>
         <p className="muted" role="status" data-testid="recorder-state" data-state={state}>
           {sharingCall
             ? 'Choose the call to record, with its sound…'
@@ -69,41 +76,45 @@ export function ReadyPane() {
       </div>
       <ConsentCheck />
       <SignInNeeded />
-      {error && (
-        <p className="error" role="alert" data-testid="recording-error">
-          {error}
-        </p>
-      )}
-      <div className="start-row">
-        {signedOut ? (
-          <>
-            <button type="button" className="start" disabled aria-describedby={`${headingId}-signed-out`}>
-              Start recording
-            </button>
-            <span id={`${headingId}-signed-out`} className="muted" data-testid="start-signed-out">
-              {auth.signingIn ? 'Signing in…' : 'Sign in to record'}
-            </span>
-            {!auth.signingIn && <SignInButton />}
-          </>
-        ) : (
-          <>
-            <button
-              type="button"
-              className="start"
-              disabled={opening || sharingCall || consentMissing}
-              onClick={() => void start()}
-              aria-keyshortcuts={SHORTCUTS.end.aria}
-              {...(consentMissing ? { 'aria-describedby': `${headingId}-consent` } : {})}
-            >
-              Start recording <kbd>{SHORTCUTS.end.label}</kbd>
-            </button>
-            {consentMissing && (
-              <span id={`${headingId}-consent`} className="muted" data-testid="start-needs-consent">
-                Check the patient’s consent first
-              </span>
-            )}
-          </>
+      {/* Start, and why it did nothing, stay in view however long the details are (issue 31). */}
+      <div className="start-bar">
+        {error && (
+          <p className="error" role="alert" data-testid="recording-error">
+            {error}
+          </p>
         )}
+        <VisitDetailsProblem />
+        <div className="start-row">
+          {signedOut ? (
+            <>
+              <button type="button" className="start" disabled aria-describedby={`${headingId}-signed-out`}>
+                Start recording
+              </button>
+              <span id={`${headingId}-signed-out`} className="muted" data-testid="start-signed-out">
+                {auth.signingIn ? 'Signing in…' : 'Sign in to record'}
+              </span>
+              {!auth.signingIn && <SignInButton />}
+            </>
+          ) : (
+            <>
+              <button
+                type="button"
+                className="start"
+                disabled={opening || sharingCall || consentMissing}
+                onClick={() => void start()}
+                aria-keyshortcuts={SHORTCUTS.end.aria}
+                {...(consentMissing ? { 'aria-describedby': `${headingId}-consent` } : {})}
+              >
+                Start recording <kbd>{SHORTCUTS.end.label}</kbd>
+              </button>
+              {consentMissing && (
+                <span id={`${headingId}-consent`} className="muted" data-testid="start-needs-consent">
+                  Check the patient’s consent first
+                </span>
+              )}
+            </>
+          )}
+        </div>
       </div>
     </section>
   );

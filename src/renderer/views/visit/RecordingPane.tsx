@@ -1,7 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { RecorderView } from '../../../shared/contract';
-import { localIsoDate } from '../../../shared/local-date';
-import { describePatient } from '../../encounter/patient';
 import { formatClock } from '../../results/format';
 import { recordingTitle } from './recording-title';
 import { elapsedSeconds } from '../../store/recording-states';
@@ -10,7 +8,10 @@ import { LevelMeter } from '../LevelMeter';
 import { MicrophonePicker } from '../MicrophonePicker';
 import { RecordingDetails } from '../RecordingDetails';
 import { SHORTCUTS, useShortcut } from '../shortcuts';
+import { useFocusOnArrival } from '../focus-on-arrival';
+import { useVisitPatientLine } from '../visit-patient';
 import { CallSoundLine } from './CallSoundLine';
+import { CancelVisit } from './CancelVisit';
 
 /** The state in one short line; the pause's own reason adds a sentence only where it says more. */
 function stateWords(state: RecorderView['state'], pauseReason: RecorderView['pauseReason']): string {
@@ -42,29 +43,28 @@ export function RecordingPane() {
   const end = useAppStore((s) => s.endRecording);
   const pause = useAppStore((s) => s.pauseRecording);
   const resume = useAppStore((s) => s.resumeRecording);
-  const cancel = useAppStore((s) => s.cancelRecording);
   // Whole minutes for the title: the seconds are VisitClock's alone, so this view does not render
   // again every second.
   const elapsedMinutes = useAppStore((s) => Math.floor(elapsedSeconds(s) / 60));
   const encounterId = useAppStore((s) => s.recorder?.encounterId);
-  const patient = useAppStore((s) =>
-    s.patient && s.patient.sessionId === s.recorder?.sessionId ? s.patient : null,
-  );
-  const [confirmingCancel, setConfirmingCancel] = useState(false);
+  const sessionId = useAppStore((s) => s.recorder?.sessionId);
   const sending = state === 'streaming' || state === 'connecting';
   const pausedByYou = state === 'paused';
   // The state, in the taskbar too, with whole minutes: "● Recording 4 min — Ambient Scribe".
   useRecordingTitle(pausedByYou, elapsedMinutes);
   useShortcut(SHORTCUTS.pauseResume, true, () => void (pausedByYou ? resume() : pause()));
   useShortcut(SHORTCUTS.end, true, () => void end());
-  const patientLine = patient ? describePatient(patient, localIsoDate(new Date())) : undefined;
+  const patientLine = useVisitPatientLine(sessionId);
+  // Start is gone once pressed: the keyboard carries on from this visit's heading (issue 31).
+  const heading = useRef<HTMLHeadingElement>(null);
+  useFocusOnArrival(heading);
   // The pause reasons the short line already says need no second sentence.
   const extra = pauseReason === 'manual' || pauseReason === 'no-speech' ? undefined : reason;
 
   return (
     <section className="card record recording" aria-labelledby={headingId}>
       <header className="visit-header">
-        <h2 id={headingId} data-testid="encounter-id">
+        <h2 id={headingId} ref={heading} tabIndex={-1} data-testid="encounter-id">
           Encounter {encounterId}
         </h2>
         {patientLine && (
@@ -139,28 +139,7 @@ export function RecordingPane() {
         >
           {pausedByYou ? 'Resume' : 'Pause'} <kbd>{SHORTCUTS.pauseResume.label}</kbd>
         </button>
-        {confirmingCancel ? (
-          <span className="confirm" role="group" aria-label="Discard this visit?">
-            Discard this visit? Nothing of it will be kept.
-            <button
-              type="button"
-              className="danger-button"
-              onClick={() => {
-                setConfirmingCancel(false);
-                void cancel();
-              }}
-            >
-              Discard
-            </button>
-            <button type="button" className="link-button" onClick={() => setConfirmingCancel(false)}>
-              Keep recording
-            </button>
-          </span>
-        ) : (
-          <button type="button" className="link-button" onClick={() => setConfirmingCancel(true)}>
-            Cancel…
-          </button>
-        )}
+        <CancelVisit />
       </div>
       <div className="mic-row">
         <MicrophonePicker />

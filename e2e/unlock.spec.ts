@@ -1,0 +1,242 @@
+import type { Browser, Page } from '@playwright/test';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandboxProcess } from '../sandbox/test-support/sandbox-process';
+import { expectAccessibleInBothThemes } from './support/axe';
+import { startHostProcess } from './support/browser-host-process';
+import { startCountingProxy } from './support/counting-proxy';
+import { expect, test } from './support/fixtures';
+import { choosePin, openSettings, saveAndGoBack, unlockWithPin } from './support/workspace';
+
+/**
+ * Issue 29: a Bearer partner's token is the organisation's, so it proves nothing about who sits at
+ * the exam-room laptop. The clinician's own PIN does: chosen at their first sign-in here, asked
+ * for by the locked window, and five wrong tries send them to a full sign-in that only IT's
+ * partner token allows. A proxy in front of the sandbox writes down every call the app makes, to
+ * show that a locked or signed-out window makes none on the clinician's behalf.
+ */
+
+test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
+
+const TOKEN = 'sandbox-bearer-partner-token';
+
+async function openVisitFromRail(page: Page, encounterId: string): Promise<void> {
+  await page
+    .getByTestId('history')
+    .getByRole('button', { name: `Open ${encounterId}` })
+    .click();
+}
+
+/** Text anywhere in the page: shown, hidden or typed into a field. */
+const everythingInThePage = (page: Page) =>
+  page.evaluate(
+    () =>
+      document.documentElement.outerHTML +
+      Array.from(
+        document.querySelectorAll('input, textarea'),
+        (field) => (field as HTMLInputElement).value,
+      ).join('\n'),
+  );
+
+/**
+ * The sandbox as its own process and browser mode on a policy that names it (through a proxy that
+ * counts every call, when asked), at 1366×768 with the page's clock installed so the idle time
+ * can be moved on.
+ */
+async function launchOnPolicy(
+  browser: Browser,
+  policyFor: (serviceUrl: string, sandboxUrl: string) => Record<string, unknown>,
+  options: { countCalls?: boolean } = {},
+) {
+  const dir = await mkdtemp(join(tmpdir(), 'scribe-unlock-'));
+  const sandbox = await startSandboxProcess({
+    dataDir: join(dir, 'sandbox'),
+    timeScale: 0.25,
+    asr: 'energy',
+  });
+  const service = options.countCalls ? await startCountingProxy(sandbox.url) : undefined;
+  const policyFile = join(dir, 'policy.json');
+  await writeFile(policyFile, JSON.stringify(policyFor(service?.url ?? sandbox.url, sandbox.url)));
+  const host = await startHostProcess(join(dir, 'data'), ['--policy', policyFile]);
+  const page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
+  await page.context().grantPermissions(['microphone']);
+  await page.clock.install();
+  await page.goto(host.launchUrl);
+  return {
+    page,
+    /** Every call the app made to the service (countCalls), in order. */
+    calls: service?.calls ?? [],
+    async close() {
+      await host.stop();
+      await service?.close();
+      await sandbox.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+test('a Bearer partner’s clinician: their own PIN opens the locked window; a wrong one opens nothing and calls nothing; five send them to a full sign-in', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const app = await launchOnPolicy(
+    browser,
+    (serviceUrl) => ({
+      serviceUrl,
+      partnerId: 'demo-bearer',
+      authModel: 'bearer',
+      partnerToken: TOKEN,
+      providerId: 'dr-pin',
+      demoAllowed: false,
+    }),
+    { countCalls: true },
+  );
+  try {
+    const { page } = app;
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-pin', { timeout: 20_000 });
+
+    // The first sign-in here: a PIN before anything of a patient, with its rules named.
+    await expect(page.getByRole('heading', { name: 'Choose a PIN for this computer' })).toBeFocused();
+    await expect(page.getByRole('button', { name: 'Start recording' })).toHaveCount(0);
+    await expectAccessibleInBothThemes(page, 'choosing a PIN');
+    await page.screenshot({ path: 'e2e/artifacts/pin-setup.png' });
+    await page.getByTestId('new-pin').fill('2468');
+    await page.getByTestId('new-pin-again').fill('2469');
+    await page.getByRole('button', { name: 'Set PIN' }).click();
+    await expect(page.getByRole('alert')).toHaveText(
+      'Confirm PIN: the two PINs are not the same. Type it again.',
+    );
+    await page.getByTestId('new-pin').fill('12');
+    await page.getByTestId('new-pin-again').fill('12');
+    await page.getByRole('button', { name: 'Set PIN' }).click();
+    await expect(page.getByRole('alert')).toHaveText('PIN: Use 4 to 12 digits.');
+    await choosePin(page, '2468');
+
+    // A visit, and its note.
+    await page.getByLabel('Encounter ID').fill('pin1');
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    await expect(page.getByTestId('elapsed')).toHaveText(/^0:0[6-9]$/, { timeout: 30_000 });
+    await page.getByRole('button', { name: /End visit/ }).click();
+    await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
+    const noteText = (await page.getByTestId('section-text').first().textContent())!.trim();
+    expect(noteText.length).toBeGreaterThan(10);
+
+    // Ten minutes without use: locked, and the lock asks for dr-pin's PIN.
+    await page.clock.fastForward('10:30');
+    const lock = page.getByTestId('lock-screen');
+    await expect(lock).toContainText('Only dr-pin can open it again.');
+    await expect(page.getByTestId('pin')).toBeVisible();
+    await expectAccessibleInBothThemes(page, 'a lock that asks for the PIN');
+    const callsWhenLocked = app.calls.length;
+
+    // A wrong PIN opens nothing; nor does a reload; and the service hears nothing meanwhile.
+    await unlockWithPin(page, '1111');
+    await expect(page.getByRole('alert')).toHaveText('That PIN is not right. 4 tries left.');
+    await page.screenshot({ path: 'e2e/artifacts/pin-lock.png' });
+    await page.reload();
+    await expect(lock).toContainText('4 tries left before you must sign in again.');
+    expect(await everythingInThePage(page)).not.toContain(noteText);
+    await page.waitForTimeout(1_000);
+    expect(app.calls.slice(callsWhenLocked)).toEqual([]);
+
+    // The right PIN: the window is dr-pin's again, and the visit opens.
+    await unlockWithPin(page, '2468');
+    await expect(lock).toHaveCount(0);
+    await openVisitFromRail(page, 'pin1');
+    await expect(page.getByTestId('section-text').first()).toHaveText(noteText, { timeout: 30_000 });
+
+    // Locked again, and five wrong PINs: the window signs out.
+    await page.clock.fastForward('10:30');
+    await expect(lock).toBeVisible();
+    for (const left of [4, 3, 2, 1]) {
+      await unlockWithPin(page, `000${left}`);
+      await expect(page.getByRole('alert')).toHaveText(
+        `That PIN is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`,
+      );
+    }
+    await unlockWithPin(page, '0000');
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Too many wrong PINs: this window signed out.' }),
+    ).toBeVisible();
+    await expect(lock).toHaveCount(0);
+    await expect(page.getByTestId('sign-in-state')).not.toContainText('Signed in as');
+    expect(await everythingInThePage(page)).not.toContain(noteText);
+
+    // Sign in as dr-pin is refused by name, and calls nobody: the organisation's token proves nothing.
+    const callsSignedOut = app.calls.length;
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'Too many wrong PINs for dr-pin.' }),
+    ).toBeVisible();
+    await openVisitFromRail(page, 'pin1');
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'You signed out: sign in to open a visit.' }),
+    ).toBeVisible();
+    await page.waitForTimeout(1_000);
+    expect(app.calls.slice(callsSignedOut)).toEqual([]);
+    await expect(page.locator('.note-section')).toHaveCount(0);
+
+    // The full sign-in: IT enters the partner token again; dr-pin signs in and chooses a new PIN.
+    await openSettings(page, 'Service (for IT)');
+    await page.getByTestId('partner-token').fill(TOKEN);
+    await saveAndGoBack(page);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await choosePin(page, '13579');
+    await openVisitFromRail(page, 'pin1');
+    await expect(page.getByTestId('section-text').first()).toHaveText(noteText, { timeout: 30_000 });
+  } finally {
+    await app.close();
+  }
+});
+
+test('a standard partner’s clinician unlocks by signing in again at their identity provider, as themselves only', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const app = await launchOnPolicy(browser, (serviceUrl, sandboxUrl) => ({
+    serviceUrl,
+    partnerId: 'demo-standard',
+    authModel: 'standard',
+    oidcIssuer: `${sandboxUrl}/idp`,
+    oidcClientId: 'ambient-scribe-desktop',
+    demoAllowed: false,
+  }));
+  /** Signs in on the IdP page the app opens in a new tab, as `username`. */
+  const signInAtIdp = async (page: Page, button: string, username: string) => {
+    const popup = page.context().waitForEvent('page');
+    await page.getByRole('button', { name: button }).click();
+    const idp = await popup;
+    // A fresh sign-in: the IdP asks again although its tab still holds the morning's session.
+    await idp.getByLabel('Username').fill(username);
+    await idp.getByRole('button', { name: 'Sign in' }).click();
+    await expect(idp.getByRole('heading', { name: 'Sign-in complete' })).toBeVisible();
+    await idp.close();
+  };
+  try {
+    const { page } = app;
+    await signInAtIdp(page, 'Sign in', 'dr-idp');
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-idp', { timeout: 20_000 });
+    // No PIN for a standard partner: the IdP proves who it is.
+    await expect(page.getByTestId('pin-setup')).toHaveCount(0);
+
+    await page.clock.fastForward('10:30');
+    const lock = page.getByTestId('lock-screen');
+    await expect(lock).toContainText('Only dr-idp can open it again.');
+    await expect(page.getByTestId('pin')).toHaveCount(0);
+
+    // Someone else signs in at the IdP: the window stays locked, and says why.
+    await signInAtIdp(page, 'Sign in as dr-idp to unlock', 'dr-other');
+    await expect(page.getByRole('alert')).toContainText(
+      "You signed in as dr-other; this window is dr-idp's. It stays locked",
+    );
+    await expect(lock).toBeVisible();
+    await expectAccessibleInBothThemes(page, 'a lock that asks for the identity provider');
+
+    await signInAtIdp(page, 'Sign in as dr-idp to unlock', 'dr-idp');
+    await expect(lock).toHaveCount(0);
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-idp');
+  } finally {
+    await app.close();
+  }
+});

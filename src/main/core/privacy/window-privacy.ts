@@ -1,0 +1,311 @@
+import { z } from 'zod';
+import type { PrivacyStatus, UnlockMethod } from '../../../shared/contract';
+import { deliveryTargetSchema, type DeliveryTarget } from '../../../shared/delivery-target';
+import type { AuthModel } from '../../../shared/settings';
+import type { JsonStorage, Logger } from '../ports';
+import { UserFacingError } from '../user-facing-error';
+import type { createSignOutGate } from './sign-out-gate';
+import { PIN_RULE, PinRuleError, type UnlockPins } from './unlock-pins';
+
+/**
+ * Who may open this window again (issue 29): the idle lock and Sign out, held by main and kept
+ * across a restart, and unlocking that proves who it is.
+ *
+ * - A Bearer or Single Auth Token partner's clinician unlocks with the PIN they chose at their
+ *   first sign-in here. Once they have one, the app starts locked, and Sign in after Sign out asks
+ *   for it too: the organisation's partner token would sign anybody in as them. Five wrong tries
+ *   and the PIN is blocked: the window signs out, and only the partner token entered again (by
+ *   IT) lets them sign in and choose a new one.
+ * - A standard partner's clinician signs in again at their IdP, password and all, as themselves.
+ * - The built-in demo has no patient to protect: Continue.
+ */
+
+type SignOutGate = ReturnType<typeof createSignOutGate>;
+
+export interface ClinicianHere {
+  /** The clinician the window acts for (a standard partner's: who signed in at the IdP, if known). */
+  target: DeliveryTarget;
+  model: AuthModel;
+  demo: boolean;
+  signedIn: boolean;
+}
+
+export interface WindowPrivacyDeps {
+  gate: SignOutGate;
+  pins: UnlockPins;
+  /** privacy.json in the data directory: the lock and the sign-out outlive a restart. */
+  storage: JsonStorage;
+  clinician(): ClinicianHere;
+  /** A fresh sign-in at the IdP that must be this provider (standard partners). */
+  reauthenticate(providerId: string): Promise<void>;
+  recording(): boolean;
+  /** The window's held edits and links go: nothing of a patient stays in memory. */
+  forgetHeld(): void;
+  /** Too many wrong PINs: signed out, as the clinician's own Sign out does. */
+  signOut(): Promise<void>;
+  onChange(status: PrivacyStatus): void;
+  log: Logger;
+}
+
+/** Whose window is locked, as it was then: the unlock is theirs, whatever the settings say since. */
+const lockedForSchema = z.object({
+  target: deliveryTargetSchema,
+  model: z.enum(['standard', 'bearer', 'single_auth_token']),
+  demo: z.boolean(),
+});
+type LockedFor = z.infer<typeof lockedForSchema>;
+
+const keptSchema = z.object({
+  signedOut: z.boolean().optional(),
+  lockedFor: lockedForSchema.optional(),
+});
+type Kept = z.infer<typeof keptSchema>;
+
+export function createWindowPrivacy(deps: WindowPrivacyDeps) {
+  const { gate, pins, log } = deps;
+  let lockedFor: LockedFor | undefined;
+  /**
+   * The clinician who proved it here since the window last locked (chose their PIN, or unlocked
+   * with it or at the IdP). Another provider with a PIN, signed in by a change of settings or a
+   * link, has not: the window locks.
+   */
+  let proven: string | undefined;
+  const keyOf = (who: DeliveryTarget) => JSON.stringify([who.service, who.partnerId, who.providerId]);
+  const lockedAsNow = (here: ClinicianHere): LockedFor => ({
+    target: here.target,
+    model: here.model,
+    demo: here.demo,
+  });
+
+  const keep = async () => {
+    const kept: Kept = {
+      ...(gate.signedOut() ? { signedOut: true } : {}),
+      ...(gate.locked() && lockedFor ? { lockedFor } : {}),
+    };
+    await deps.storage
+      .write(kept)
+      .catch((error: unknown) =>
+        log.warn('privacy: could not keep the lock for the next start', { error: (error as Error).name }),
+      );
+  };
+
+  /** PINs are for clinicians whose sign-in proves nothing: not the demo's, not a standard partner's. */
+  const usesPin = (who: LockedFor) => !who.demo && who.model !== 'standard' && who.target.providerId !== '';
+
+  const method = async (who: LockedFor): Promise<{ with: UnlockMethod; triesLeft?: number }> => {
+    // Nothing of a patient to protect: the demo's, or nobody known to sign in as.
+    if (who.demo || who.target.providerId === '') return { with: 'continue' };
+    if (who.model === 'standard') return { with: 'identity-provider' };
+    const pin = await pins.state(who.target);
+    if (pin.kind === 'set') return { with: 'pin', triesLeft: pin.triesLeft };
+    if (pin.kind === 'blocked') return { with: 'pin', triesLeft: 0 };
+    // Never chose one (the window asks at the first sign-in): nothing to prove it with.
+    return { with: 'continue' };
+  };
+
+  const status = async (): Promise<PrivacyStatus> => {
+    const here = deps.clinician();
+    const who = lockedFor ?? lockedAsNow(here);
+    const how = await method(who);
+    const pinNeeded =
+      !gate.locked() &&
+      here.signedIn &&
+      usesPin(lockedAsNow(here)) &&
+      (await pins.state(here.target)).kind === 'none';
+    return {
+      locked: gate.locked(),
+      unlockWith: how.with,
+      ...(how.triesLeft !== undefined ? { pinTriesLeft: how.triesLeft } : {}),
+      ...(who.target.providerId ? { clinician: who.target.providerId } : {}),
+      pinNeeded,
+    };
+  };
+
+  const changed = async (): Promise<PrivacyStatus> => {
+    const now = await status();
+    deps.onChange(now);
+    return now;
+  };
+
+  const lockFor = (who: LockedFor) => {
+    lockedFor = who;
+    proven = undefined;
+    gate.lock();
+    deps.forgetHeld();
+  };
+
+  const unlocked = async (provedBy?: DeliveryTarget): Promise<PrivacyStatus> => {
+    if (provedBy) proven = keyOf(provedBy);
+    gate.unlock();
+    lockedFor = undefined;
+    await keep();
+    log.info('privacy: the window was unlocked');
+    return changed();
+  };
+
+  /** A blocked PIN (too many wrong tries): signed out, and nobody signs in as its clinician. */
+  const signOutBlocked = async () => {
+    gate.unlock();
+    lockedFor = undefined;
+    proven = undefined;
+    await deps.signOut();
+    await keep();
+    await changed();
+  };
+
+  /**
+   * The clinician the settings (or a link) now name, before anything signs in as them: one with
+   * a PIN who has not given it since the last lock gets a locked window; one whose PIN is blocked,
+   * a signed-out one. Whatever cannot be read locks (fails closed).
+   */
+  const guardClinician = async (): Promise<void> => {
+    const here = deps.clinician();
+    const now = lockedAsNow(here);
+    if (gate.locked() || gate.signedOut() || !usesPin(now) || proven === keyOf(here.target)) return;
+    let pin: Awaited<ReturnType<UnlockPins['state']>>;
+    try {
+      pin = await pins.state(here.target);
+    } catch (error) {
+      log.warn('privacy: the PINs could not be read; the window locks', { error: (error as Error).name });
+      lockFor(now);
+      await keep();
+      return;
+    }
+    if (pin.kind === 'set') {
+      lockFor(now);
+      await keep();
+      log.info('privacy: a clinician with a PIN is signing in; the window locked');
+    } else if (pin.kind === 'blocked') {
+      log.info('privacy: a clinician whose PIN is blocked; the window signs out');
+      await signOutBlocked();
+    }
+  };
+
+  return {
+    status,
+    /** At start: the lock and the sign-out of the last run, and a PIN's clinician starts locked. */
+    async restore(): Promise<void> {
+      const read = keptSchema.safeParse(await deps.storage.read().catch(() => undefined));
+      const kept = read.success ? read.data : {};
+      if (kept.signedOut) gate.signOut();
+      if (kept.lockedFor) lockFor(kept.lockedFor);
+      // Whatever that file says (a user can write it): the clinician with a PIN starts locked.
+      await guardClinician().catch((error: unknown) =>
+        log.warn('privacy: could not check the PIN at start', { error: (error as Error).name }),
+      );
+      if (gate.locked() || gate.signedOut()) log.info('privacy: the app starts locked or signed out');
+    },
+    async lock(): Promise<PrivacyStatus> {
+      // Never while a visit records: the recording screen stays (the window does the same).
+      if (deps.recording())
+        throw new UserFacingError('invalid_request', 'A visit is being recorded: the window does not lock.');
+      lockFor(lockedFor ?? lockedAsNow(deps.clinician()));
+      await keep();
+      log.info('privacy: the window locked');
+      return changed();
+    },
+    async unlock(request: { pin: string } | { signIn: true } | undefined): Promise<PrivacyStatus> {
+      if (!gate.locked()) return status();
+      const who = lockedFor ?? lockedAsNow(deps.clinician());
+      const providerId = who.target.providerId;
+      const how = await method(who);
+      if (how.with === 'continue') return unlocked();
+      if (how.with === 'identity-provider') {
+        if (!request || !('signIn' in request))
+          throw new UserFacingError('invalid_request', `Sign in as ${providerId} to unlock this window.`);
+        await deps.reauthenticate(providerId);
+        return unlocked(who.target);
+      }
+      if (!request || !('pin' in request) || request.pin === '')
+        throw new UserFacingError('invalid_request', 'Enter your PIN to unlock this window.', [
+          { field: 'pin', message: 'is required' },
+        ]);
+      const check = await pins.check(who.target, request.pin);
+      if (check.ok) return unlocked(who.target);
+      if (check.triesLeft > 0) {
+        await changed();
+        throw new UserFacingError(
+          'invalid_request',
+          `That PIN is not right. ${check.triesLeft} ${check.triesLeft === 1 ? 'try' : 'tries'} left.`,
+          [{ field: 'pin', message: 'is not right' }],
+        );
+      }
+      // The last try: the window signs out, and the PIN stays blocked until IT acts.
+      await signOutBlocked();
+      throw new UserFacingError(
+        'invalid_request',
+        `Too many wrong PINs: this window signed out. ${blockedSentence(providerId)}`,
+        [{ field: 'pin', message: 'was wrong too many times' }],
+      );
+    },
+    async setPin(pin: string): Promise<PrivacyStatus> {
+      const here = deps.clinician();
+      if (gate.locked()) throw new UserFacingError('invalid_request', 'Unlock this window first.');
+      if (!here.signedIn || !usesPin(lockedAsNow(here)))
+        throw new UserFacingError(
+          'invalid_request',
+          'A PIN is for a signed-in clinician of a partner whose token is shared.',
+        );
+      // Changing a PIN needs the old one: unlock, which asks for it, happens first.
+      if ((await pins.state(here.target)).kind !== 'none')
+        throw new UserFacingError('invalid_request', 'You already have a PIN on this computer.');
+      await pins.set(here.target, pin).catch((error: unknown) => {
+        if (error instanceof PinRuleError)
+          throw new UserFacingError('invalid_request', `PIN: ${error.rule}`, [
+            { field: 'pin', message: PIN_RULE.sentence },
+          ]);
+        throw error;
+      });
+      proven = keyOf(here.target);
+      return changed();
+    },
+    /**
+     * The clinician's Sign in. Someone with a PIN here signs in to a locked window, which asks
+     * for it; a blocked PIN signs nobody in. A locked window is unlocked, not signed in again.
+     */
+    async signIn(): Promise<void> {
+      if (gate.locked())
+        throw new UserFacingError('invalid_request', 'This window is locked: unlock it first.');
+      const here = deps.clinician();
+      if (usesPin(lockedAsNow(here))) {
+        const pin = await pins.state(here.target);
+        if (pin.kind === 'blocked')
+          throw new UserFacingError(
+            'invalid_request',
+            `Too many wrong PINs for ${here.target.providerId}. ${blockedSentence(here.target.providerId)}`,
+          );
+        if (pin.kind === 'set') lockFor(lockedAsNow(here));
+      }
+      gate.signIn();
+      await keep();
+      await changed();
+    },
+    /**
+     * Sign out, from the workspace or a locked window ("Not you?"): the lock has nothing left to
+     * protect, and signing in again as anyone with a PIN or an IdP asks them for it.
+     */
+    async signedOut(): Promise<void> {
+      gate.signOut();
+      gate.unlock();
+      lockedFor = undefined;
+      proven = undefined;
+      await keep();
+      await changed();
+    },
+    /** Tells the window where the lock stands now (a blocked PIN cleared by IT, say). */
+    changed,
+    /**
+     * Another clinician signs in (Settings' provider changed, a link's switch, a sign-in that
+     * landed): locked or signed out as guardClinician says. Whether a PIN is needed may change too.
+     */
+    async clinicianChanged(): Promise<PrivacyStatus> {
+      await guardClinician();
+      return changed();
+    },
+  };
+}
+
+const blockedSentence = (providerId: string) =>
+  `Your IT admin enters the partner token again in Settings; then ${providerId} signs in and chooses a new PIN.`;
+
+export type WindowPrivacy = ReturnType<typeof createWindowPrivacy>;
