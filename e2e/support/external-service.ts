@@ -110,12 +110,13 @@ export async function useExternalService(
   await page.getByLabel('Partner token').fill(BEARER_PARTNER.token);
   await page.getByLabel('Provider ID').fill(providerId);
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
   await expect(page.getByTestId('sign-in-state')).toContainText(`Signed in as ${providerId}`, {
     timeout: 15_000,
   });
-  // A bearer partner's clinician, signed in for the first time here: their PIN (issue 29).
+  // A bearer partner's clinician, signed in for the first time here: their PIN (issue 29). Asked
+  // for in place of the visit screen, as soon as the sign-in lands: the screen comes after it.
   await choosePin(page);
+  await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
   // The clinician's own page: auto-pause at its longest, or as asked.
   await openSettings(page, 'Recording and display');
   await page.getByLabel('Auto-pause after (seconds without speech)').fill(String(autoPauseSeconds));
