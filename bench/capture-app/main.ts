@@ -383,10 +383,7 @@ ${machineLine()}. Wall time of the whole script: ${Math.round((Date.now() - star
 Windows of ${WINDOW_S} s with no debugger attached, idle on the visit screen (the reference) and
 recording, after ${SETTLE_MS / 1_000} s to settle; the visit's clock counted ${rounds.map((r) => `${r.clock.counted} s in ${fixed(r.clock.wall, 1)} s`).join(' / ')}
 between its reads on either side of the recording window (the reads take a connection each).
-Since issue 30 every browser here runs as the telehealth e2e runs it: with sound (without
-Playwright's \`--mute-audio\`, as the desktop app, which has no such flag), which measured about
-0.3 % of a core more for the capture graph alone than muted (2026-11-27, two rounds: 4.75 / 4.95
-muted, 5.25 / 5.00 with sound, the whole browser); earlier runs of this section were muted.
+Every browser here runs with sound, as the desktop app does (since issue 30; below the table).
 
 | process (% of one core) | idle, per round | recording, per round | recording − idle, per round | mean cost of recording | the capture graph alone − idle, per round |
 | --- | --- | --- | --- | --- | --- |
