@@ -90,7 +90,7 @@ test('the telehealth choice, its recording with two levels and the call ending: 
   await expect(page.getByTestId('results-heading')).toBeFocused();
 });
 
-test('a policy that sets and locks Telehealth: every visit records the call, and the choice is read-only', async ({
+test('a policy that sets and locks Telehealth: the choice is read-only, and a call not shared still leaves the microphone to record', async ({
   browser,
 }) => {
   const dir = mkdtempSync(join(tmpdir(), 'scribe-telehealth-policy-'));
@@ -99,6 +99,13 @@ test('a policy that sets and locks Telehealth: every visit records the call, and
   const host = await startHostProcess(join(dir, 'data'), ['--policy', policyFile]);
   try {
     const page = await (await browser.newContext()).newPage();
+    // The clinician closes the browser's picker without sharing: Chromium then rejects
+    // getDisplayMedia with NotAllowedError. The picker is the browser's own, outside the page, so
+    // the page is given that answer here.
+    await page.addInitScript(() => {
+      navigator.mediaDevices.getDisplayMedia = () =>
+        Promise.reject(new DOMException('Permission denied by user', 'NotAllowedError'));
+    });
     await page.goto(host.launchUrl);
     await tryTheDemo(page);
     await expect(telehealth(page)).toBeChecked();
@@ -106,6 +113,23 @@ test('a policy that sets and locks Telehealth: every visit records the call, and
     await expect(inTheRoom(page)).toBeDisabled();
     await expect(page.getByTestId('visit-audio')).toContainText('Set by your organisation.');
     await expectAccessibleInBothThemes(page, 'ready, telehealth set by the organisation');
+
+    // Start asks for the call's sound; not shared, nothing is created, and In the room cannot be
+    // chosen: the microphone alone is offered for this visit.
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    await expect(page.getByTestId('recording-error')).toContainText('The call’s sound was not shared');
+    await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
+    await expectAccessibleInBothThemes(page, 'ready, the call not shared');
+    await page.getByRole('button', { name: 'Record the microphone only' }).click();
+    await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
+    // Recorded as a visit in the room: no line about this computer's sound, one bar.
+    await expect(page.getByTestId('call-state')).toHaveCount(0);
+    await expect(page.getByRole('meter', { name: 'The call’s level' })).toHaveCount(0);
+    await expect(telehealth(page)).toHaveCount(0);
+    await page.getByRole('button', { name: 'Cancel…' }).click();
+    await page.getByRole('button', { name: 'Discard' }).click();
+    // The organisation's choice is unchanged for the next visit.
+    await expect(telehealth(page)).toBeChecked();
   } finally {
     await host.stop();
     rmSync(dir, { recursive: true, force: true });

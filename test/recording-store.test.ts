@@ -404,12 +404,18 @@ describe('a telehealth visit from the store (issue 30)', () => {
     await store.getState().cancelRecording();
   });
 
-  it('a call not shared is said once and no visit is created; in the room nothing asks for it', async () => {
+  it('a call not shared is said once and no visit is created; the microphone alone then records; in the room nothing asks for it', async () => {
     const log: string[] = [];
     const api = inProcessApi(core);
     const refused = 'The call’s sound was not shared, so nothing was recorded. …';
+    const microphone = scriptedMicrophone(5, log);
+    const recordedAs: string[] = [];
     const store = createAppStore(api, {
-      ...scriptedMicrophone(5, log),
+      ...microphone,
+      start: (deps) => {
+        recordedAs.push(deps.settings.visitAudio);
+        return microphone.start(deps);
+      },
       shareCall: () => Promise.reject(new Error(refused)),
     });
     await store.getState().loadSettings();
@@ -420,6 +426,18 @@ describe('a telehealth visit from the store (issue 30)', () => {
     expect(api.calls).not.toContain('encounter.start');
     expect(log).toEqual([]);
     expect(await api.call('history.list')).toEqual({ entries: [] });
+
+    // The microphone alone is offered for this visit (the policy may lock Telehealth): it records
+    // as a visit in the room, asking for no call, and the setting stays as it was.
+    expect(store.getState().callNotShared).toBe(true);
+    await store.getState().startRecording({ microphoneOnly: true });
+    expect(store.getState().recordingError).toBeNull();
+    expect(store.getState().callNotShared).toBe(false);
+    expect(log).toEqual(['microphone on']);
+    expect(recordedAs).toEqual(['room']);
+    expect(store.getState().settings?.visitAudio).toBe('telehealth');
+    await store.getState().cancelRecording();
+    log.length = 0;
 
     // In the room the same store records the microphone, asking for no call.
     await store.getState().saveSettings({ visitAudio: 'room' });

@@ -456,7 +456,7 @@ Run: \`node --import tsx bench/capture-app/main.ts\` (build first; \`--quick\`: 
     },
     {
       metric:
-        "a telehealth visit (microphone and call mixed), window's processes, % of a core over idle (lower is better)",
+        "a telehealth visit (microphone and call mixed), the app's renderer and the audio service, % of a core over idle with the call playing (lower is better)",
       ours: `${fixed(twoSources)} %`,
       reference: `in the room ${fixed(oneSource)} %`,
       ratio: ratio(twoSources, oneSource),

@@ -55,6 +55,16 @@ export async function useExternalService(
   await page.getByLabel('Partner token').fill(BEARER_PARTNER.token);
   await page.getByLabel('Provider ID').fill(options.providerId);
   await page.getByRole('button', { name: 'Save' }).click();
+  await page
+    .getByTestId('sign-in-state')
+    .filter({ hasText: `Signed in as ${options.providerId}` })
+    .waitFor({ timeout: 20_000 });
+  // A bearer partner's clinician, signed in for the first time on this computer, chooses a PIN
+  // (issue 29) before the visit screen shows.
+  await page.getByTestId('pin-setup').waitFor({ timeout: 20_000 });
+  await page.getByTestId('new-pin').fill('2468');
+  await page.getByTestId('new-pin-again').fill('2468');
+  await page.getByRole('button', { name: 'Set PIN' }).click();
   await signedIn(page, options.providerId);
   await changeSettings(page, 'Recording and display', () =>
     page.getByLabel('Auto-pause after (seconds without speech)').fill(String(options.autoPauseSeconds)),

@@ -173,6 +173,7 @@ async function start(): Promise<void> {
     appOrigin,
     packaged: app.isPackaged,
     systemAudio,
+    telehealth: () => core?.settings.get().visitAudio === 'telehealth',
   });
   mainWindow = window;
   exposeContractOverIpc(core, window, appOrigin);

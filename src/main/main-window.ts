@@ -18,6 +18,8 @@ export interface MainWindowOptions {
   packaged: boolean;
   /** Whether, and how, a telehealth visit gets this computer's sound (core/system-audio.ts). */
   systemAudio: SystemAudioSupport;
+  /** The visit audio setting is Telehealth now (the page may then ask for the call's sound). */
+  telehealth: () => boolean;
 }
 
 export function createMainWindow({
@@ -25,6 +27,7 @@ export function createMainWindow({
   appOrigin,
   packaged,
   systemAudio,
+  telehealth,
 }: MainWindowOptions): BrowserWindow {
   const window = new BrowserWindow({
     width: 1100,
@@ -76,6 +79,7 @@ export function createMainWindow({
       mayRequest(
         { permission, from: details.requestingUrl, isMainFrame: details.isMainFrame, mediaTypes },
         appOrigin,
+        { telehealth: telehealth() },
       ),
     );
   });
@@ -90,7 +94,8 @@ export function createMainWindow({
   // 'loopback' (never 'loopbackWithMute': the clinician must go on hearing the patient). The
   // specification allows no request without video, so the video granted is the asking page's own
   // frame (session.md: a WebFrameMain captures its tab), which the page stops at once: no screen
-  // is ever captured, and macOS asks for no screen-recording permission. Refused: callback(null).
+  // is ever captured. (macOS 13 to 14.1 still ask for Screen & System Audio Recording: their
+  // loopback is ScreenCaptureKit's, system-audio.ts.) Refused: callback(null).
   ses.setDisplayMediaRequestHandler((request, callback) => {
     const frame = request.frame;
     const ask = {

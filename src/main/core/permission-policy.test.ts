@@ -3,20 +3,24 @@ import { mayHave, mayRequest } from './permission-policy';
 
 const origin = 'app://scribe';
 const ours = { from: 'app://scribe/index.html', isMainFrame: true };
+const room = { telehealth: false };
+const telehealth = { telehealth: true };
 
 describe('permission requests', () => {
   it('grants the microphone, audio only, and clipboard writes to the app page', () => {
-    expect(mayRequest({ ...ours, permission: 'media', mediaTypes: ['audio'] }, origin)).toBe(true);
-    expect(mayRequest({ ...ours, permission: 'clipboard-sanitized-write' }, origin)).toBe(true);
+    for (const visit of [room, telehealth]) {
+      expect(mayRequest({ ...ours, permission: 'media', mediaTypes: ['audio'] }, origin, visit)).toBe(true);
+      expect(mayRequest({ ...ours, permission: 'clipboard-sanitized-write' }, origin, visit)).toBe(true);
+    }
   });
-  it('lets the app page ask for a call’s sound (getDisplayMedia names no device), which system-audio.ts then answers', () => {
-    expect(mayRequest({ ...ours, permission: 'media', mediaTypes: [] }, origin)).toBe(true);
-    expect(
-      mayRequest({ ...ours, from: 'https://evil.example/', permission: 'media', mediaTypes: [] }, origin),
-    ).toBe(false);
-    expect(mayRequest({ ...ours, isMainFrame: false, permission: 'media', mediaTypes: [] }, origin)).toBe(
-      false,
-    );
+  it('lets the app page ask for a call’s sound (getDisplayMedia names no device) in a telehealth visit only, which system-audio.ts then answers', () => {
+    const display = { ...ours, permission: 'media', mediaTypes: [] };
+    expect(mayRequest(display, origin, telehealth)).toBe(true);
+    // In the room a request naming no device is refused: a legacy desktop getUserMedia looks the
+    // same, and Electron would answer it with the screen.
+    expect(mayRequest(display, origin, room)).toBe(false);
+    expect(mayRequest({ ...display, from: 'https://evil.example/' }, origin, telehealth)).toBe(false);
+    expect(mayRequest({ ...display, isMainFrame: false }, origin, telehealth)).toBe(false);
   });
   it.each([
     ['the camera', { ...ours, permission: 'media', mediaTypes: ['audio', 'video'] }],
@@ -29,8 +33,9 @@ describe('permission requests', () => {
     ],
     ['a subframe of the app', { ...ours, isMainFrame: false, permission: 'media', mediaTypes: ['audio'] }],
     ['a frame that is gone', { ...ours, from: undefined, permission: 'clipboard-sanitized-write' }],
-  ])('refuses %s', (_name, ask) => {
-    expect(mayRequest(ask, origin)).toBe(false);
+  ])('refuses %s, in the room and in a telehealth visit', (_name, ask) => {
+    expect(mayRequest(ask, origin, room)).toBe(false);
+    expect(mayRequest(ask, origin, telehealth)).toBe(false);
   });
 });
 

@@ -17,17 +17,27 @@ export interface PermissionAsk {
   isMainFrame: boolean;
 }
 
-/** session.setPermissionRequestHandler: `mediaTypes` is what a media request wants. */
+/**
+ * session.setPermissionRequestHandler: `mediaTypes` is what a media request wants. `telehealth`:
+ * the visit audio setting is Telehealth now, so the page may ask for the call's sound.
+ */
 export function mayRequest(
   ask: PermissionAsk & { mediaTypes?: readonly string[] },
   appOrigin: string,
+  { telehealth }: { telehealth: boolean },
 ): boolean {
   if (!isOurPage(ask, appOrigin)) return false;
   if (ask.permission === 'media') {
-    // A getDisplayMedia request names no device type (Electron lists only microphones and cameras,
-    // web_contents_permission_helper.cc): the display-media handler decides what it gets. A request
-    // without the list at all is not one Electron makes, and is refused.
+    // A request without the list at all is not one Electron makes, and is refused.
     if (ask.mediaTypes === undefined) return false;
+    // A getDisplayMedia request names no device type (Electron lists only microphones and cameras,
+    // web_contents_permission_helper.cc), and the display-media handler then decides what it gets
+    // (system-audio.ts: the sound, never a screen). But a legacy getUserMedia with
+    // chromeMediaSource 'desktop' names none either, and Electron answers that one itself, with
+    // the screen, once it is let through here (MediaAccessAllowed). The two cannot be told apart
+    // here, so neither is let through unless the clinician chose Telehealth: in the room, the
+    // default, the page can capture nothing but the microphone, as before issue 30.
+    if (ask.mediaTypes.length === 0) return telehealth;
     return ask.mediaTypes.every((type) => type === 'audio');
   }
   return ask.permission === 'clipboard-sanitized-write';

@@ -3,7 +3,7 @@
  * One way in everywhere, `getDisplayMedia`: in browser mode the clinician picks the call's tab
  * (or a screen, where the browser shares a screen's sound) in the browser's own picker; in the
  * desktop app the main process answers the request with the system's sound, loopback
- * (main-window.ts, core/display-media-policy.ts). Only the sound is kept: the specification
+ * (main-window.ts, core/system-audio.ts). Only the sound is kept: the specification
  * allows no audio-only request, so a video track comes with it and is stopped at once.
  */
 import type { SharedCall } from './capture-types';
@@ -78,7 +78,7 @@ export async function openCallAudio(): Promise<CallAudio> {
   if (!navigator.mediaDevices?.getDisplayMedia) {
     throw new CallAudioError(
       'unsupported',
-      'This window cannot record the computer’s sound. Choose In the room, or use a headset with the call on speaker.',
+      'This window cannot record the computer’s sound. Record the microphone only, with the call on speaker so the microphone hears the patient.',
     );
   }
   let stream: MediaStream;
@@ -108,17 +108,17 @@ export function describeCallAudioError(error: unknown): CallAudioError {
   if (name === 'NotAllowedError' || name === 'SecurityError' || name === 'AbortError') {
     return new CallAudioError(
       'refused',
-      'The call’s sound was not shared, so nothing was recorded. Press Start recording again and share the call’s tab or this computer’s sound, or choose In the room.',
+      'The call’s sound was not shared, so nothing was recorded. Press Start recording again and share the call’s tab or this computer’s sound, or record the microphone only.',
     );
   }
   if (name === 'NotSupportedError' || name === 'InvalidStateError' || name === 'TypeError') {
     return new CallAudioError(
       'unsupported',
-      'This computer’s sound cannot be recorded here. Choose In the room, and put the call on speaker for the microphone.',
+      'This computer’s sound cannot be recorded here. Record the microphone only, with the call on speaker so the microphone hears the patient.',
     );
   }
   return new CallAudioError(
     'unsupported',
-    'The computer’s sound could not be recorded. Try again; if it persists, choose In the room.',
+    'The computer’s sound could not be recorded. Try again; if it persists, record the microphone only.',
   );
 }

@@ -9,6 +9,16 @@ import type { CallState } from './capture-types';
  * sharing. Then it leaves the mix and the microphone records on alone; no chunk is lost, since the
  * worklet never stops framing.
  */
+/**
+ * What the line says of a call handed to a new recording: one that ended while the microphone was
+ * asked for and the visit started (the clinician stopped sharing, the call's window closed) is
+ * 'ended' from the first moment, never 'recording'.
+ */
+export function initialCallState(initial: CallAudio | undefined): CallState {
+  if (!initial) return 'not-shared';
+  return initial.track.readyState === 'live' ? 'recording' : 'ended';
+}
+
 export class CaptureCall {
   private call: CallAudio | undefined;
   private state: CallState;
@@ -20,13 +30,18 @@ export class CaptureCall {
     /** Whether the recording started with the call shared ('recording') or without ('not-shared'). */
     initial: CallAudio | undefined,
   ) {
-    this.state = initial ? 'recording' : 'not-shared';
-    if (initial) this.listen(initial);
-    this.call = initial;
+    this.state = initialCallState(initial);
+    if (initial && this.state === 'recording') {
+      this.listen(initial);
+      this.call = initial;
+    } else initial?.stop();
   }
 
   /** A call shared during the recording (after a reload, or after the first one ended). */
   use(call: CallAudio): void {
+    // Sharing stopped, or the call's window closed, between the choice and now: its 'ended' has
+    // fired already, so nothing would ever say so. The line keeps what it said before.
+    if (call.track.readyState !== 'live') return call.stop();
     const before = this.call;
     this.call = call;
     this.listen(call);

@@ -1,7 +1,7 @@
 import { SERVICE_SAMPLE_RATE } from '../../shared/audio-format';
 import { CHUNK_HEADER_BYTES, writeChunkHeader } from '../../shared/contract/audio-chunk';
 import { CallAudio } from './call-audio';
-import { CaptureCall } from './capture-call';
+import { CaptureCall, initialCallState } from './capture-call';
 import { CallEchoDetector } from './call-echo';
 import { startCaptureGraph, type CaptureGraph } from './capture-graph';
 import { chooseMicrophone, isStillConnected } from './device-choice';
@@ -33,7 +33,7 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
     state: 'starting',
     voiceDetection: 'loading',
     noSignal: false,
-    ...(telehealth ? { call: initialCall ? 'recording' : 'not-shared' } : {}),
+    ...(telehealth ? { call: initialCallState(initialCall) } : {}),
   };
   const report = (patch: Partial<CaptureStatus>) => {
     status = { ...status, ...patch };
@@ -256,9 +256,11 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
       stopped = true;
       clearInterval(watchdog);
       navigator.mediaDevices.removeEventListener('devicechange', onDeviceChange);
+      // A microphone switch in progress finishes first: the microphone it opens is then closed
+      // here with the rest (stopping in the middle of it left that one open after the visit).
+      await switching?.catch(() => undefined);
       // End: the audio since the last full chunk is the visit's last moment (a last word): it goes
-      // out as a final, shorter chunk. A switch in progress has no graph to flush (its partial
-      // chunk is lost with the old graph, as on any switch).
+      // out as a final, shorter chunk.
       if (options.sendTail) await graph?.flush();
       await close();
       call.stop();

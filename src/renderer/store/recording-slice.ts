@@ -66,6 +66,8 @@ export interface RecordingSlice {
   openingMicrophone: boolean;
   /** The call's sound is being asked for: the clinician is choosing what to share (telehealth). */
   sharingCall: boolean;
+  /** The last Start stopped at the call's sound (not shared, or not here): the microphone alone is offered. */
+  callNotShared: boolean;
   /** Something the clinician should know about this recording (the window reloaded mid-visit). */
   recordingNotice: string | null;
   /** Microphones to choose from. */
@@ -83,7 +85,12 @@ export interface RecordingSlice {
   watchInputs(): () => void;
   /** Remembers the clinician's microphone ('' = system default) and switches to it if recording. */
   chooseMicrophone(device: InputDevice): Promise<void>;
-  startRecording(): Promise<void>;
+  /**
+   * `microphoneOnly`: this one visit records the microphone alone, whatever visitAudio says (a
+   * telehealth visit whose call's sound could not be shared: the policy may lock the choice, and
+   * the visit must still be recordable).
+   */
+  startRecording(options?: { microphoneOnly?: boolean }): Promise<void>;
   /**
    * On load: if main is recording a visit (this window reloaded, or its renderer crashed and came
    * back), the microphone is opened again and the recording carries on, with a notice.
@@ -196,6 +203,7 @@ export const createRecordingSlice =
       recordingError: null,
       openingMicrophone: false,
       sharingCall: false,
+      callNotShared: false,
       recordingNotice: null,
       inputs: [],
       micCheck: { state: 'off' },
@@ -273,9 +281,10 @@ export const createRecordingSlice =
         await (await capture)?.useMicrophone(microphone);
       },
 
-      async startRecording() {
+      async startRecording(options = {}) {
         if (capture) return;
-        const settings = get().settings as Settings;
+        const saved = get().settings as Settings;
+        const settings: Settings = options.microphoneOnly ? { ...saved, visitAudio: 'room' } : saved;
         // The visit details are checked before anything is sent or the microphone opens.
         const encounter = get().checkedEncounter();
         if (!encounter.ok) {
@@ -286,7 +295,12 @@ export const createRecordingSlice =
         }
         // The recording takes the microphone over from the check.
         await get().stopMicCheck();
-        set({ recordingError: null, recordingNotice: null, micCheck: { state: 'off' } });
+        set({
+          recordingError: null,
+          recordingNotice: null,
+          callNotShared: false,
+          micCheck: { state: 'off' },
+        });
         levelFeed.publish(null);
         get().clearResults();
         const starting = (async (): Promise<CaptureSession | undefined> => {
@@ -299,7 +313,7 @@ export const createRecordingSlice =
               set({ sharingCall: true });
               call = await microphones.shareCall();
             } catch (error) {
-              set({ recordingError: (error as Error).message });
+              set({ recordingError: (error as Error).message, callNotShared: true });
               return undefined;
             } finally {
               set({ sharingCall: false });

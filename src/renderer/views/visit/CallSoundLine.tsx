@@ -10,6 +10,17 @@ const WORDS: Record<CallState, string> = {
 };
 
 /**
+ * While the call is mixed in, what happens to it is what happens to the microphone: a pause of the
+ * clinician's records neither; a pause while nobody speaks listens to both (the patient speaking
+ * on the call resumes it) and sends neither.
+ */
+function liveWords(recorderState: string | undefined): string {
+  if (recorderState === 'paused') return 'Paused: this computer’s sound is not recorded either';
+  if (recorderState === 'auto-paused') return 'Listening to this computer’s sound too: the call';
+  return WORDS.recording;
+}
+
+/**
  * A telehealth visit's second source, said under the state line for as long as the visit records
  * (issue 30): the window always says when this computer's sound is being recorded, and when it is
  * not any more (the call's window closed, sharing stopped, or the window reloaded), with the way to
@@ -18,10 +29,14 @@ const WORDS: Record<CallState, string> = {
  */
 export function CallSoundLine() {
   const call = useAppStore((s) => s.capture?.call);
+  const captureState = useAppStore((s) => s.capture?.state);
+  const recorderState = useAppStore((s) => s.recorder?.state);
   const echo = useAppStore((s) => s.capture?.callEcho === true);
   const sharing = useAppStore((s) => s.sharingCall);
   const shareAgain = useAppStore((s) => s.shareCallAgain);
-  if (!call) return null;
+  // The capture failed or stopped (the microphone could not be opened again): nothing of either
+  // source is taken, which the recording's own notice says; this line would only contradict it.
+  if (!call || captureState === 'failed' || captureState === 'stopped') return null;
   const live = call === 'recording';
   return (
     <div className="call-sound" data-state={call}>
@@ -31,7 +46,7 @@ export function CallSoundLine() {
         data-testid="call-state"
       >
         {live ? <SpeakerIcon /> : <span aria-hidden="true">⚠</span>}
-        {WORDS[call]}
+        {live ? liveWords(recorderState) : WORDS[call]}
       </p>
       {!live && (
         <button type="button" className="link-button" disabled={sharing} onClick={() => void shareAgain()}>

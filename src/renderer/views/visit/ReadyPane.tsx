@@ -33,6 +33,11 @@ export function ReadyPane() {
   const auth = useAppStore((s) => s.auth);
   const opening = useAppStore((s) => s.openingMicrophone);
   const sharingCall = useAppStore((s) => s.sharingCall);
+  // The call's sound was not shared (or cannot be here): this visit can still record the
+  // microphone, also where the organisation locks Telehealth (issue 30).
+  const offerMicrophoneOnly = useAppStore(
+    (s) => s.callNotShared && s.recordingError !== null && s.settings?.visitAudio === 'telehealth',
+  );
   const linked = useAppStore(
     (s) => s.linkedEncounterId !== null && s.linkedEncounterId === s.draft?.encounterId,
   );
@@ -111,6 +116,17 @@ export function ReadyPane() {
                 <span id={`${headingId}-consent`} className="muted" data-testid="start-needs-consent">
                   Check the patient’s consent first
                 </span>
+              )}
+              {offerMicrophoneOnly && (
+                <button
+                  type="button"
+                  disabled={opening || sharingCall || consentMissing}
+                  className="link-button"
+                  onClick={() => void start({ microphoneOnly: true })}
+                  data-testid="start-microphone-only"
+                >
+                  Record the microphone only
+                </button>
               )}
             </>
           )}
