@@ -1,3 +1,4 @@
+import type { ElectronApplication } from '@playwright/test';
 import { spawnSync } from 'node:child_process';
 import { release } from 'node:os';
 import { resolve } from 'node:path';
@@ -59,18 +60,50 @@ test('a telehealth visit records what the computer plays: the call’s bar moves
   await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
 });
 
-test('the shell gives the computer’s sound to the app’s own page only, never a screen', async ({
+/** Runs `code` in the app's page as if the clinician had just pressed something (getDisplayMedia wants that). */
+async function inThePage<T>(electron: ElectronApplication, code: string): Promise<T> {
+  return electron.evaluate(
+    async ({ BrowserWindow }, source) =>
+      BrowserWindow.getAllWindows()[0]!.webContents.executeJavaScript(source, true),
+    code,
+  ) as Promise<T>;
+}
+
+test('the shell gives the computer’s sound to the app’s own page only, in a telehealth visit, never a screen', async ({
   scribe,
 }) => {
   test.skip(!support.loopback, `this system gives no sound to record: ${support.reason}`);
   const electron = scribe.electron!;
-  // The display-media handler answers a subframe's request with nothing (maySystemAudio), and the
-  // page's own request with sound and no screen: the video it must take is its own frame's.
-  const answers: { fromFrame: string; kinds: string[] } = await electron.evaluate(
-    async ({ BrowserWindow }) => {
-      const contents = BrowserWindow.getAllWindows()[0]!.webContents;
-      return contents.executeJavaScript(
-        `(async () => {
+  const { page } = scribe;
+  await tryTheDemo(page);
+
+  // In the room (the default) nothing but the microphone is granted: neither getDisplayMedia nor
+  // a legacy desktop getUserMedia, which Electron would answer itself with the screen
+  // (permission-policy.ts: the two look the same to the permission handler).
+  const inTheRoom = await inThePage<{ display: string; desktop: string }>(
+    electron,
+    `(async () => {
+      const outcome = (promise) => promise.then((stream) => {
+        stream.getTracks().forEach((track) => track.stop());
+        return 'granted';
+      }, (error) => error.name);
+      const display = await outcome(navigator.mediaDevices.getDisplayMedia({ audio: true, video: true }));
+      const desktop = await outcome(navigator.mediaDevices.getUserMedia({
+        audio: false,
+        video: { mandatory: { chromeMediaSource: 'desktop' } },
+      }));
+      return { display, desktop };
+    })()`,
+  );
+  expect(inTheRoom).toEqual({ display: 'NotAllowedError', desktop: 'NotAllowedError' });
+
+  // In a telehealth visit the display-media handler answers a subframe's request with nothing
+  // (maySystemAudio), and the page's own with sound and no screen: the video it must take is its
+  // own frame's.
+  await chooseTelehealth(page);
+  const answers = await inThePage<{ fromFrame: string; kinds: string[] }>(
+    electron,
+    `(async () => {
       const frame = document.createElement('iframe');
       frame.srcdoc = '<p>frame</p>';
       document.body.append(frame);
@@ -84,9 +117,6 @@ test('the shell gives the computer’s sound to the app’s own page only, never
       own.getTracks().forEach((track) => track.stop());
       return { fromFrame, kinds };
     })()`,
-        true,
-      );
-    },
   );
   expect(answers.fromFrame).not.toBe('granted');
   expect(answers.kinds).toContain('audio:System audio');
