@@ -27,14 +27,14 @@ describe('a visit link from the EHR', () => {
 
   it('names every problem and fills nothing', () => {
     const reading = read(
-      'ambient-scribe://visit?encounter_id=bed%2012&date_of_birth=09/04/1961&sex=F&template=soup&colour=red&sex=MALE',
+      'ambient-scribe://visit?encounter_id=%20-%20&date_of_birth=09/04/1961&sex=F&template=soup&colour=red&sex=MALE',
     );
     expect(reading).toEqual({
       ok: false,
       problems: [
         { field: 'colour', rule: expect.stringMatching(/^is not a field of a visit link \(encounter_id, /) },
         { field: 'sex', rule: 'must be given once' },
-        { field: 'encounter_id', rule: expect.stringMatching(/^must be 1 to 255 letters and digits/) },
+        { field: 'encounter_id', rule: 'must have at least one letter or digit (A–Z, a–z, 0–9)' },
         { field: 'date_of_birth', rule: 'must be a real past date written YYYY-MM-DD' },
         { field: 'sex', rule: 'must be one of MALE, FEMALE, OTHER, UNKNOWN' },
         { field: 'template', rule: expect.stringMatching(/^must be one of standard, soap, /) },
@@ -45,6 +45,21 @@ describe('a visit link from the EHR', () => {
       problems: [{ field: 'encounter_id', rule: 'is needed' }],
     });
     expect(read('ambient-scribe://visit?encounter_id=A1&date_of_birth=2026-11-25').ok).toBe(false);
+  });
+
+  it('takes the encounter ID as the EHR prints it, and fills in its letters and digits, as a typed one', () => {
+    expect(read('ambient-scribe://visit?encounter_id=ENC-2024-00871')).toEqual({
+      ok: true,
+      link: { encounterId: 'ENC202400871' },
+    });
+    expect(read('ambient-scribe://visit?encounter_id=bed%2012%20%2F%20A')).toEqual({
+      ok: true,
+      link: { encounterId: 'bed12A' },
+    });
+    expect(read(`ambient-scribe://visit?encounter_id=${'A1-'.repeat(130)}`)).toEqual({
+      ok: false,
+      problems: [{ field: 'encounter_id', rule: 'must be at most 255 letters and digits' }],
+    });
   });
 
   it('has no field for the visit audio: a link never turns the call’s sound on or off (issue 30)', () => {

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { visitLinkProblemSchema, visitLinkSchema } from './contract/visit-links';
 import { NOTE_TEMPLATE_IDS } from './note-templates';
-import { DATE_OF_BIRTH_RULE, SEXES, SPECIALTIES, encounterIdSchema, isPastIsoDate } from './service';
+import { MAX_ENCOUNTER_ID_LENGTH, readEncounterId } from './encounter-id';
+import { DATE_OF_BIRTH_RULE, SEXES, SPECIALTIES, isPastIsoDate } from './service';
 
 /**
  * A visit link from the EHR (issue 18): `ambient-scribe://visit?encounter_id=…&date_of_birth=
@@ -54,13 +55,22 @@ export function readVisitLink(text: string, today: string): VisitLinkReading {
       values.set(name as Field, value);
     }
   }
-  const encounterId = values.get('encounter_id');
-  if (encounterId === undefined) problems.push({ field: 'encounter_id', rule: 'is needed' });
-  else if (!encounterIdSchema.safeParse(encounterId).success)
-    problems.push({
-      field: 'encounter_id',
-      rule: encounterIdSchema.safeParse(encounterId).error!.issues[0]!.message,
-    });
+  // As the EHR prints it, like a typed one (issue 31): "ENC-2024-00871" is the visit ENC202400871,
+  // its letters and digits, which is what the service takes and what the link fills in.
+  const printedEncounterId = values.get('encounter_id');
+  let encounterId: string | undefined;
+  if (printedEncounterId === undefined) problems.push({ field: 'encounter_id', rule: 'is needed' });
+  else {
+    const reading = readEncounterId(printedEncounterId);
+    if (reading.kind === 'id') encounterId = reading.sent;
+    else
+      problems.push({
+        field: 'encounter_id',
+        rule: /[A-Za-z0-9]/.test(printedEncounterId.normalize('NFKC'))
+          ? `must be at most ${MAX_ENCOUNTER_ID_LENGTH} letters and digits`
+          : 'must have at least one letter or digit (A–Z, a–z, 0–9)',
+      });
+  }
   const dateOfBirth = values.get('date_of_birth');
   if (dateOfBirth !== undefined && !isPastIsoDate(dateOfBirth, today))
     problems.push({ field: 'date_of_birth', rule: DATE_OF_BIRTH_RULE });

@@ -1,7 +1,7 @@
 /**
  * Whether the microphone hears the call (issue 30): a telehealth visit on speakers instead of a
  * headset. The call's sound is recorded from the computer already, so what the microphone hears of
- * it is a second, later copy of the patient's voice in the mix. Measured at the service
+ * it is a second copy of the patient's voice in the mix. Measured at the service
  * (docs/telehealth.md): about 6 dB under the call's own copy and some tens of ms after it. The
  * browser's echo cancellation removed it, but in browser mode it also changed both voices at the
  * service (the waveform of each correlated 0.6 to 0.9 with its source instead of 0.98 to 1), so
@@ -19,9 +19,11 @@ export interface CallEchoOptions {
   /** Chunks of the call speaking judged together: 4 s of the patient talking. */
   minCallChunks: number;
   /**
-   * The microphone may hear the call up to this many chunks after the call's own copy: the room's
-   * path (speakers' buffering and the air, tens of ms) plus how the two captures line up (the
-   * e2e measured 30 to 110 ms), within a chunk or two of 100 ms.
+   * The microphone may hear the call up to this many chunks after the call's own copy, or before
+   * it: the room's path (speakers' buffering and the air, tens of ms) adds to the microphone's
+   * side, but the two captures have latencies of their own (a microphone's and the system's or a
+   * tab's capture), so in the mix the echo can come out ahead of the call's copy (the e2e saw it
+   * 27 to 45 ms ahead) as well as behind it. Within a chunk or two of 100 ms either way.
    */
   maxLagChunks: number;
   /** The call is speaking when its chunk is at least this loud (dBFS RMS). */
@@ -66,7 +68,7 @@ export class CallEchoDetector {
     // Judged as each chunk of the call speaking comes in; silence between turns changes nothing.
     if (callDbfs < this.options.callSpeechDbfs) return this.heard;
     let best = { r: -1, micUnderCallDb: Number.POSITIVE_INFINITY };
-    for (let lag = 0; lag <= this.options.maxLagChunks; lag++) {
+    for (let lag = -this.options.maxLagChunks; lag <= this.options.maxLagChunks; lag++) {
       const measured = this.measure(lag);
       if (measured && measured.r > best.r) best = measured;
     }
@@ -83,21 +85,22 @@ export class CallEchoDetector {
   }
 
   /**
-   * Pearson correlation of the call's level with the microphone's `lag` chunks later, over the
-   * remembered chunks where the call speaks, and how far under the call the microphone sits (dB);
-   * undefined while the call has not spoken in enough of them.
+   * Pearson correlation of the call's level with the microphone's `lag` chunks later (earlier for
+   * a negative lag), over the remembered chunks where the call speaks, and how far under the call
+   * the microphone sits (dB); undefined while the call has not spoken in enough of them.
    */
   private measure(lag: number): { r: number; micUnderCallDb: number } | undefined {
     const { window, callSpeechDbfs, minCallChunks } = this.options;
-    const count = Math.min(this.seen, window) - lag;
-    const oldest = this.seen - Math.min(this.seen, window);
+    const remembered = Math.min(this.seen, window);
+    const oldest = this.seen - remembered;
     let n = 0;
     let sumCall = 0;
     let sumMic = 0;
     let sumCallMic = 0;
     let sumCallSquared = 0;
     let sumMicSquared = 0;
-    for (let k = 0; k < count; k++) {
+    // Only pairs whose two chunks are both remembered.
+    for (let k = Math.max(0, -lag); k < remembered - Math.max(0, lag); k++) {
       const c = this.call[(oldest + k) % window]!;
       if (c < callSpeechDbfs) continue;
       const m = this.mic[(oldest + k + lag) % window]!;

@@ -13,7 +13,7 @@ import type { NoteTemplateId } from '../../shared/note-templates';
 import { describeProblems } from '../../shared/validation';
 import type { ConsentMethod, ConsentMode } from '../../shared/consent';
 import { readDateOfBirth } from './date-of-birth';
-import { readEncounterId } from './encounter-id';
+import { readEncounterId } from '../../shared/encounter-id';
 
 /** A custom form's field as the editor holds it: options as typed, one per comma. */
 export interface CustomFieldDraft {

@@ -9,7 +9,7 @@ import { SPECIALTIES, STANDARD_SECTIONS, type SectionName } from '../../../share
 import { dateInWords, numericExample, readDateOfBirth } from '../../encounter/date-of-birth';
 import { localIsoDate } from '../../../shared/local-date';
 import { SEX_CHOICES, type EncounterDraft } from '../../encounter/draft';
-import { readEncounterId, sentAsHint } from '../../encounter/encounter-id';
+import { readEncounterId, sentAsHint } from '../../../shared/encounter-id';
 import { useAppStore } from '../../store/use-app-store';
 import { Field } from '../Field';
 import { FormsPicker } from './FormsPicker';

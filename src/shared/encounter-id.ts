@@ -14,7 +14,8 @@ export type EncounterIdReading =
     }
   | { kind: 'problem'; problem: string };
 
-const MAX_LENGTH = 255;
+/** The service's limit (protocol: Ambient session). */
+export const MAX_ENCOUNTER_ID_LENGTH = 255;
 
 /** Said whenever the sent ID differs from the typed one (the field's hint). */
 export const sentAsHint = (sent: string) => `Sent as ${sent}: the service takes letters and digits only`;
@@ -31,10 +32,10 @@ export function readEncounterId(typed: string): EncounterIdReading {
           ? 'Encounter ID is needed: type or paste it as in your EHR.'
           : 'Encounter ID must have at least one letter or digit (A–Z, a–z, 0–9): the service takes only those.',
     };
-  if (sent.length > MAX_LENGTH)
+  if (sent.length > MAX_ENCOUNTER_ID_LENGTH)
     return {
       kind: 'problem',
-      problem: `Encounter ID must be at most ${MAX_LENGTH} letters and digits; this one has ${sent.length}.`,
+      problem: `Encounter ID must be at most ${MAX_ENCOUNTER_ID_LENGTH} letters and digits; this one has ${sent.length}.`,
     };
   return { kind: 'id', sent, changed: sent !== typed.trim() };
 }

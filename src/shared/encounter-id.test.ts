@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encounterIdSchema } from '../../shared/service';
+import { encounterIdSchema } from './service';
 import { readEncounterId, sentAsHint } from './encounter-id';
 
 describe('an encounter ID as the EHR prints it (issue 31)', () => {
