@@ -54,7 +54,7 @@ describe('the visit link inbox', () => {
   it('keeps a bad link apart with its problems: a good one waiting stays, nothing of the bad one is filled', async () => {
     const { links } = inbox();
     links.open(LINK);
-    const reading = links.open('ambient-scribe://visit?encounter_id=bed%2012&sex=F');
+    const reading = links.open('ambient-scribe://visit?encounter_id=%23-%2F&sex=F');
     expect(reading.ok).toBe(false);
     const { next, refused } = links.links();
     expect(next?.link.encounterId).toBe('ehr4711');
