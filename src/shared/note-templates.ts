@@ -11,11 +11,18 @@ export interface NoteHeading {
 }
 
 /**
+ * A template shown under headings: its sections are the headings' own, in their order, so the
+ * two can never disagree.
+ */
+function underHeadings<Id extends string>(id: Id, name: string, headings: readonly NoteHeading[]) {
+  return { id, name, sections: headings.flatMap((heading) => heading.sections), headings };
+}
+
+/**
  * Named note templates (issue 17): the shapes of note clinicians ask for, each a list of the
  * service's standard sections in the order the note shows them. "Custom" is the clinician's own
  * checklist (the setting noteSections). A template with `headings` shows and copies its note under
- * those headings; together they hold each of its sections once, in the same order (tested), and
- * docs/protocol.md lists them.
+ * those headings, which hold each of its sections once (tested), and docs/protocol.md lists them.
  */
 export const NOTE_TEMPLATES = [
   {
@@ -23,48 +30,29 @@ export const NOTE_TEMPLATES = [
     name: 'Standard',
     sections: DEFAULT_SECTIONS,
   },
-  {
-    id: 'soap',
-    name: 'SOAP',
-    sections: ['CHIEF_COMPLAINT', 'HISTORY_OF_PRESENT_ILLNESS', 'PHYSICAL_EXAM', 'ASSESSMENT', 'PLAN'],
-    // What the patient says, what the clinician finds, what it is, what is done.
-    headings: [
-      { title: 'Subjective', sections: ['CHIEF_COMPLAINT', 'HISTORY_OF_PRESENT_ILLNESS'] },
-      { title: 'Objective', sections: ['PHYSICAL_EXAM'] },
-      { title: 'Assessment', sections: ['ASSESSMENT'] },
-      { title: 'Plan', sections: ['PLAN'] },
-    ],
-  },
-  {
-    id: 'history-and-physical',
-    name: 'History and physical',
-    sections: [
-      'CHIEF_COMPLAINT',
-      'HISTORY_OF_PRESENT_ILLNESS',
-      'REVIEW_OF_SYSTEMS',
-      'MEDICATIONS',
-      'ALLERGIES',
-      'SOCIAL_HISTORY',
-      'PHYSICAL_EXAM',
-      'ASSESSMENT_AND_PLAN',
-    ],
-    // The admission note's three parts: the history taken, the examination, the assessment and plan.
-    headings: [
-      {
-        title: 'History',
-        sections: [
-          'CHIEF_COMPLAINT',
-          'HISTORY_OF_PRESENT_ILLNESS',
-          'REVIEW_OF_SYSTEMS',
-          'MEDICATIONS',
-          'ALLERGIES',
-          'SOCIAL_HISTORY',
-        ],
-      },
-      { title: 'Physical examination', sections: ['PHYSICAL_EXAM'] },
-      { title: 'Assessment and plan', sections: ['ASSESSMENT_AND_PLAN'] },
-    ],
-  },
+  // What the patient says, what the clinician finds, what it is, what is done.
+  underHeadings('soap', 'SOAP', [
+    { title: 'Subjective', sections: ['CHIEF_COMPLAINT', 'HISTORY_OF_PRESENT_ILLNESS'] },
+    { title: 'Objective', sections: ['PHYSICAL_EXAM'] },
+    { title: 'Assessment', sections: ['ASSESSMENT'] },
+    { title: 'Plan', sections: ['PLAN'] },
+  ]),
+  // The admission note's three parts: the history taken, the examination, the assessment and plan.
+  underHeadings('history-and-physical', 'History and physical', [
+    {
+      title: 'History',
+      sections: [
+        'CHIEF_COMPLAINT',
+        'HISTORY_OF_PRESENT_ILLNESS',
+        'REVIEW_OF_SYSTEMS',
+        'MEDICATIONS',
+        'ALLERGIES',
+        'SOCIAL_HISTORY',
+      ],
+    },
+    { title: 'Physical examination', sections: ['PHYSICAL_EXAM'] },
+    { title: 'Assessment and plan', sections: ['ASSESSMENT_AND_PLAN'] },
+  ]),
   {
     id: 'problem-focused',
     name: 'Problem-focused',
