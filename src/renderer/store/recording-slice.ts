@@ -133,6 +133,22 @@ export const createRecordingSlice =
       await (await running)?.stop(options);
     }
 
+    /**
+     * The call's sound, asked for while the window says so (the clinician is choosing what to
+     * share); not shared, undefined, and the sentence saying what to do is shown.
+     */
+    async function askForTheCall(): Promise<SharedCall | undefined> {
+      set({ sharingCall: true });
+      try {
+        return await microphones.shareCall();
+      } catch (error) {
+        set({ recordingError: (error as Error).message });
+        return undefined;
+      } finally {
+        set({ sharingCall: false });
+      }
+    }
+
     /** The visit's microphone, its chunks to main, its status and level to the screen. */
     function openCapture(
       settings: Settings,
@@ -309,14 +325,10 @@ export const createRecordingSlice =
           // no visit is created, as for a microphone refused.
           let call: SharedCall | undefined;
           if (settings.visitAudio === 'telehealth') {
-            try {
-              set({ sharingCall: true });
-              call = await microphones.shareCall();
-            } catch (error) {
-              set({ recordingError: (error as Error).message, callNotShared: true });
+            call = await askForTheCall();
+            if (!call) {
+              set({ callNotShared: true });
               return undefined;
-            } finally {
-              set({ sharingCall: false });
             }
           }
           let releaseAccess: () => void;
@@ -386,16 +398,8 @@ export const createRecordingSlice =
       async shareCallAgain() {
         const running = capture;
         if (!running) return;
-        let call: SharedCall;
-        try {
-          set({ sharingCall: true });
-          call = await microphones.shareCall();
-        } catch (error) {
-          set({ recordingError: (error as Error).message });
-          return;
-        } finally {
-          set({ sharingCall: false });
-        }
+        const call = await askForTheCall();
+        if (!call) return;
         const session = await running;
         // The visit ended while the clinician chose: nothing records the call.
         if (!session || capture !== running) return call.stop();
