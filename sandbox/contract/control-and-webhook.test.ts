@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../src/shared/service';
 import { startSandbox, type Sandbox } from '../server';
 import { ServiceClient, syntheticSpeech } from '../test-support/service-client';
+import { TOKEN_OUTLIVES_THE_FILE } from '../test-support/token-lifetime';
 import { startNotificationReceiver } from '../../src/main/core/notifications/receiver-server';
 
 /** The notification webhook end to end, and the /__sandbox/ control API. */
@@ -26,6 +27,8 @@ beforeAll(async () => {
         webhook_secret: secret,
       },
     ],
+    // expire_tokens is the fault that ends tokens here; time alone must not (issue 36).
+    limitOverrides: TOKEN_OUTLIVES_THE_FILE,
   });
   client = new ServiceClient(sandbox.url);
   await client.signIn({

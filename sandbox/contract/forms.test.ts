@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../server';
 import { ServiceClient, syntheticSpeech } from '../test-support/service-client';
+import { TOKEN_OUTLIVES_THE_FILE } from '../test-support/token-lifetime';
 
 /** docs/protocol.md "Form filling": the eight endpoints and the templates list. */
 let sandbox: Sandbox;
@@ -16,7 +17,12 @@ const customForm = {
 };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ timeScale: 0.01, asr: 'energy', minSpeechMs: 500 });
+  sandbox = await startSandbox({
+    timeScale: 0.01,
+    asr: 'energy',
+    minSpeechMs: 500,
+    limitOverrides: TOKEN_OUTLIVES_THE_FILE,
+  });
   client = new ServiceClient(sandbox.url);
   // Single Auth Token: sdp_provider_id on every REST call, Login and Register included.
   client.providerHeader = 'nurse-1';

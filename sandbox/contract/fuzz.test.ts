@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startSandbox, type Sandbox } from '../server';
 import { ServiceClient } from '../test-support/service-client';
+import { TOKEN_OUTLIVES_THE_FILE } from '../test-support/token-lifetime';
 
 /**
  * Nothing a client sends may produce a 5xx or crash the sandbox: thousands of malformed bodies,
@@ -13,7 +14,7 @@ let client: ServiceClient;
 let sessionId: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ timeScale: 0.01, asr: 'energy' });
+  sandbox = await startSandbox({ timeScale: 0.01, asr: 'energy', limitOverrides: TOKEN_OUTLIVES_THE_FILE });
   client = new ServiceClient(sandbox.url);
   await client.signIn({
     partner_id: 'demo-bearer',
@@ -164,8 +165,9 @@ function send(
 
 describe('fuzz', () => {
   // 3,000 calls one after another: about 10 s alone, twice that beside the other files on a
-  // busy 2-core machine (CI). The count is the test, not the time.
-  it('answers 3,000 malformed REST calls with no 5xx', { timeout: 60_000 }, async () => {
+  // busy 2-core machine (CI), more than 60 s on one half as fast (issue 36). The count is the
+  // test, not the time: the deadline only stops a hung server.
+  it('answers 3,000 malformed REST calls with no 5xx', { timeout: 180_000 }, async () => {
     const r = prng(20261122);
     const serverErrors: string[] = [];
     for (let i = 0; i < 3_000; i++) {
@@ -197,7 +199,7 @@ describe('fuzz', () => {
     expect((await client.call('GET', '/api/v1/info/service-medical-form-templates')).status).toBe(200);
   });
 
-  it('survives 600 malformed stream frames and upgrades', async () => {
+  it('survives 600 malformed stream frames and upgrades', { timeout: 120_000 }, async () => {
     const r = prng(7);
     let socket: WebSocket | undefined;
     for (let i = 0; i < 600; i++) {

@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../server';
 import { ServiceClient, syntheticSpeech, UpgradeRefused } from '../test-support/service-client';
+import { TOKEN_OUTLIVES_THE_FILE } from '../test-support/token-lifetime';
 
 /**
  * docs/protocol.md "Audio stream" over a real WebSocket. Time scale 0.01: 25 s idle → 250 ms,
@@ -13,7 +14,7 @@ let client: ServiceClient;
 const bearer = { partner_id: 'demo-bearer', partner_token: 'sandbox-bearer-partner-token' };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ timeScale: 0.01, asr: 'energy' });
+  sandbox = await startSandbox({ timeScale: 0.01, asr: 'energy', limitOverrides: TOKEN_OUTLIVES_THE_FILE });
   client = new ServiceClient(sandbox.url);
   await client.signIn({ ...bearer, provider_id: 'dr-stream' });
 });
@@ -280,7 +281,12 @@ describe('without the ACK extension (--no-ack: a service that follows only the i
   let plain: Sandbox;
   let plainClient: ServiceClient;
   beforeAll(async () => {
-    plain = await startSandbox({ timeScale: 0.01, asr: 'energy', ack: false });
+    plain = await startSandbox({
+      timeScale: 0.01,
+      asr: 'energy',
+      ack: false,
+      limitOverrides: TOKEN_OUTLIVES_THE_FILE,
+    });
     plainClient = new ServiceClient(plain.url);
     await plainClient.signIn({ ...bearer, provider_id: 'dr-plain' });
   });

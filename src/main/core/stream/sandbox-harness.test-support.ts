@@ -6,6 +6,7 @@ import { expect } from 'vitest';
 import { createHash } from 'node:crypto';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../sandbox/server';
 import { ServiceClient, syntheticSpeech } from '../../../../sandbox/test-support/service-client';
+import { TOKEN_OUTLIVES_THE_FILE } from '../../../../sandbox/test-support/token-lifetime';
 import { silentLogger, systemClock, type Logger } from '../ports';
 import type { ServiceCredentials, TokenSource } from '../service/token-source';
 import { createStreamClient, type StreamClient, type StreamClientOptions } from './stream-client';
@@ -25,7 +26,7 @@ export function testSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
     timeScale: 0.01,
     asr: 'energy',
     ...options,
-    limitOverrides: { idleAudioMs: 500_000, ...options.limitOverrides },
+    limitOverrides: { idleAudioMs: 500_000, ...TOKEN_OUTLIVES_THE_FILE, ...options.limitOverrides },
   });
 }
 
