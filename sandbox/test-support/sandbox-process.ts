@@ -65,7 +65,13 @@ export interface SandboxProcess {
   readonly log: string[];
 }
 
-const READY_TIMEOUT_MS = 15_000;
+/**
+ * How long a sandbox process may take to say where it listens. It is a safety net, not a measure:
+ * the wait ends at the SANDBOX_URL line or at the process's exit, whichever comes. On a machine
+ * half as fast, three test files starting sandboxes at once took longer than the 15 s it was
+ * (issue 36: the test's timing).
+ */
+const READY_TIMEOUT_MS = 60_000;
 /** After a kill the port is free at once on Linux; a few retries cover a socket still closing. */
 const BIND_RETRY_MS = 5_000;
 

@@ -94,7 +94,9 @@ describe('createWebhookSender', () => {
       onNotification: () => {},
     });
     cleanups.push(() => receiver.close());
-    const { sender: s } = sender(0.01);
+    // The timeout at a real 5 s: scaled to 50 ms, a machine half as fast turned the receiver's 401
+    // into a timeout (issue 36: the test's timing); the backoff stays scaled.
+    const { sender: s } = sender(0.01, { webhookTimeoutMs: 5_000 });
     const record = s.deliver({ url: receiver.url, secret: SECRET }, successPayload());
     await settled(record);
     expect(record.outcome).toBe('failed');
@@ -125,7 +127,8 @@ describe('createWebhookSender', () => {
 
   it('gives up after 1 + 5 attempts when the receiver always answers 500', async () => {
     const server = await scripted(() => 500);
-    const { sender: s, log } = sender(0.01);
+    // A real 5 s timeout, as above: a slow answer is still a 500, not a timeout.
+    const { sender: s, log } = sender(0.01, { webhookTimeoutMs: 5_000 });
     const record = s.deliver({ url: server.url, secret: SECRET }, failurePayload());
     await settled(record);
     expect(record.outcome).toBe('failed');
