@@ -33,4 +33,6 @@ export const BENCHMARKS: Benchmark[] = [
   run('results-latency', 'Results: from the service finishing to the note on screen', ['--visits', '2']),
   // Two trials of each fault (not five): every trial so far repeated 0 bytes.
   run('stream-proof', 'Stream: proof of receipt without ACK', ['--trials', '2']),
+  // Three runs of pocketsphinx on a one-minute visit: about 15 s on 2 cores (issue 36).
+  run('recognizer-speed', 'Recognizer speed: pocketsphinx on a one-minute visit'),
 ];

@@ -84,7 +84,9 @@ describe('energy segmentation', () => {
 });
 
 describe('pocketsphinx', () => {
-  it('recognizes the clinical words of a one-minute visit, in the right turns, in a few seconds', async (ctx) => {
+  // How fast is a benchmark's figure, not this test's (issue 36): bench/recognizer-speed measures it
+  // against a reference in the same run. A bound here failed on a machine half as fast (22 s).
+  it('recognizes the clinical words of a one-minute visit, in the right turns', async (ctx) => {
     ctx.skip(noSpeechTools !== undefined, noSpeechTools);
     ctx.skip(noPocketsphinx !== undefined, noPocketsphinx);
     const started = performance.now();
@@ -109,9 +111,7 @@ describe('pocketsphinx', () => {
     );
     ctx.annotate(`word error rate ${(wer * 100).toFixed(1)}%`);
     expect(wer).toBeLessThan(0.35);
-    // Generous for a loaded 2-core CI machine; about 3 s when the machine is otherwise idle.
-    expect(elapsedMs).toBeLessThan(Math.max(15_000, audioMs / 3));
-  }, 60_000);
+  }, 120_000);
 
   it('is deterministic, and silent audio gives no entries', async (ctx) => {
     ctx.skip(noSpeechTools !== undefined, noSpeechTools);
