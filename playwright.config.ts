@@ -1,12 +1,15 @@
 import { defineConfig } from '@playwright/test';
 import type { ScribeTestOptions } from './e2e/support/fixtures';
 import { electronRuntime } from './e2e/support/electron-runtime';
+import { e2eWorkers } from './e2e/support/machine-capacity';
 
 const electron = electronRuntime();
+const workers = e2eWorkers();
 // Said once, by the runner (workers load this file too and carry TEST_WORKER_INDEX).
 if (!electron.available && process.env.TEST_WORKER_INDEX === undefined) {
   console.log(`Electron target skipped: ${electron.reason}; the same specs ran in browser mode.`);
 }
+if (process.env.TEST_WORKER_INDEX === undefined) console.log(`End-to-end tests ${workers} at a time.`);
 
 /** Processes started from the command line (npm run sandbox, npm run dev): no app fixture, no Electron. */
 const COMMAND_LINE_SPECS = /(sandbox-cli|npm-run-dev)\.spec\.ts/;
@@ -34,8 +37,10 @@ export default defineConfig<ScribeTestOptions>({
   outputDir: 'test-results',
   // Each test starts its own app (host, sandbox, Chromium) in its own directories and ports, and
   // most of a test's time is real-time audio playing into the fake microphone, not CPU: three at a
-  // time keep a 2-core machine busy without starving the audio (README, "Tests").
-  workers: 3,
+  // time keep a 2-core machine busy without starving the audio (README, "Tests"). On a machine with
+  // less CPU (a slower one, or scripts/slow-machine.sh's quota) fewer, so Chromium's fake devices
+  // are not starved by the suite's own load (e2e/support/machine-capacity.ts, issue 36).
+  workers,
   fullyParallel: true,
   retries: 0,
   timeout: 60_000,
@@ -71,7 +76,7 @@ export default defineConfig<ScribeTestOptions>({
       name: 'browser-telehealth',
       testMatch: TELEHEALTH_SPECS,
       dependencies: ['browser-fidelity'],
-      workers: 2,
+      workers: Math.min(2, workers),
       use: { target: 'browser' },
     },
     ...(electron.available
