@@ -1,4 +1,4 @@
-import { SERVICE_SAMPLE_RATE } from '../../shared/audio-format';
+import { CAPTURE_STALL_MS, SERVICE_SAMPLE_RATE } from '../../shared/audio-format';
 import { CHUNK_HEADER_BYTES, writeChunkHeader } from '../../shared/contract/audio-chunk';
 import { CallAudio } from './call-audio';
 import { CaptureCall, initialCallState } from './capture-call';
@@ -6,10 +6,8 @@ import { CallEchoDetector } from './call-echo';
 import { startCaptureGraph, type CaptureGraph } from './capture-graph';
 import { chooseMicrophone, isStillConnected } from './device-choice';
 import { NoSignalDetector, measureLevel, type AudioLevel } from './level-meter';
-import type { CaptureDeps, CaptureSession, CaptureStatus } from './capture-types';
+import type { CaptureDeps, CaptureSession, CaptureStatus, ChunkClassifier } from './capture-types';
 import { MicrophoneError, listInputs, openMicrophone, type OpenedMicrophone } from './microphone';
-
-const DEFAULT_STALL_MS = 1_000;
 
 /** A chunk's sources' levels, read as it arrived (telehealth); undefined in a visit in the room. */
 type SourceLevels = ReturnType<CaptureGraph['sourceLevels']> | undefined;
@@ -25,7 +23,7 @@ type SourceLevels = ReturnType<CaptureGraph['sourceLevels']> | undefined;
  */
 export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   const now = deps.now ?? Date.now;
-  const stallMs = deps.stallMs ?? DEFAULT_STALL_MS;
+  const stallMs = deps.stallMs ?? CAPTURE_STALL_MS;
   const noSignal = new NoSignalDetector();
   const telehealth = deps.settings.visitAudio === 'telehealth';
   const initialCall = deps.call instanceof CallAudio ? deps.call : undefined;
@@ -47,10 +45,13 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   const modelMayLoad = deps.microphoneFirst
     ? new Promise<void>((resolve) => (microphoneOpened = resolve))
     : Promise.resolve();
+  /** The voice model once it is ready; until then (a rejoined visit's first seconds) undefined. */
+  let detectorReady: ChunkClassifier | undefined;
   const classifier = modelMayLoad.then(deps.loadClassifier).then(
     (loaded) => {
       // The main thread was busy creating the model: chunks queued meanwhile are no stall.
       lastChunkAt = now();
+      detectorReady = loaded;
       report({ voiceDetection: 'ready' });
       return loaded;
     },
@@ -89,9 +90,12 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
     // The meter and the dead-microphone warning are about the microphone: in a telehealth visit its
     // own level, in the room the chunk's (it is the microphone alone).
     const level: AudioLevel = sources?.microphone ?? measureLevel(samples);
-    const detector = await classifier;
     // Without voice detection every chunk counts as speech: the recording never auto-pauses, but
-    // no word is lost.
+    // no word is lost. That includes the chunks of a rejoined visit captured while its model still
+    // loads: they go out at once rather than wait for it. Held back, they stopped the visit's clock
+    // and reached main only after the model, seconds later on a busy machine, long enough to count
+    // as a stalled microphone, and End waited for the model too (issue 36, issue 37's reload).
+    const detector = detectorReady;
     let verdict: { speech: boolean; probability?: number } = { speech: true };
     if (detector) {
       // A failed classification must not cost the chunk: it goes out flagged as speech.
@@ -266,7 +270,8 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
       call.stop();
       // Chunks already in the pipeline are classified and sent before the recording ends.
       await pipeline;
-      await (await classifier)?.dispose();
+      // A model still loading is disposed of when it arrives: End does not wait for it.
+      void classifier.then((loaded) => loaded?.dispose());
       report({ state: 'stopped' });
     },
   };

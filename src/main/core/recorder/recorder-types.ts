@@ -1,3 +1,5 @@
+import { CAPTURE_STALL_MS } from '../../../shared/audio-format';
+
 /**
  * One 100 ms chunk from the renderer's capture pipeline (docs: 16 kHz mono Int16, 3,200 bytes);
  * the capture's final chunk (End) may be shorter, 20–100 ms.
@@ -52,7 +54,7 @@ export interface RecorderTiming {
   keepAliveEveryMs: number;
   /** How long a pause may last before the recorder ABORTs the stream (under the 30 min limit). */
   abortPauseAfterMs: number;
-  /** No chunk for this long while streaming = capture stalled (mic unplugged, OS sleep) → PAUSE. */
+  /** No chunk for this long while streaming = capture stalled (mic unplugged, OS sleep) → PAUSE (shared/audio-format.ts). */
   captureStallMs: number;
   /**
    * How long the microphone may take to deliver its first chunk before that counts as a stall: the
@@ -66,6 +68,6 @@ export const DEFAULT_RECORDER_TIMING: RecorderTiming = {
   preRollMs: 600,
   keepAliveEveryMs: 2_000,
   abortPauseAfterMs: 29 * 60 * 1000,
-  captureStallMs: 1_000,
+  captureStallMs: CAPTURE_STALL_MS,
   captureStartMs: 10_000,
 };

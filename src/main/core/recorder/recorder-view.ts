@@ -7,7 +7,7 @@ import type { RecorderState } from './recorder-types';
  * Why the recorder is not sending audio right now (the contract's PAUSE_REASONS):
  * - manual: the clinician pressed pause (privacy): audio is dropped, only resume() continues;
  * - no-speech: the VAD heard no speech for autoPauseAfterMs: resumes by itself on speech;
- * - mic-stopped: no chunk arrived for captureStallMs: resumes on speech once audio flows again;
+ * - mic-stopped: no chunk arrived for captureStallMs: resumes on the next chunk, speech or not;
  * - pause-limit: the pause reached abortPauseAfterMs: the stream was ABORTed and reconnects on resume.
  */
 export type PauseReason = (typeof PAUSE_REASONS)[number];
@@ -51,7 +51,8 @@ export function sameSnapshot(a: RecorderSnapshot, b: RecorderSnapshot): boolean 
 const PAUSE_WORDS: Record<PauseReason, string> = {
   manual: 'Paused by you. Nothing is recorded until you resume.',
   'no-speech': 'Paused while no one is speaking. Recording resumes when someone speaks.',
-  'mic-stopped': 'Paused: the microphone stopped sending sound. Check that it is connected.',
+  'mic-stopped':
+    'Waiting for the microphone: no sound has come from it for 5 seconds. Check that it is connected; recording goes on as soon as it sends sound.',
   'pause-limit':
     'Paused for a long time, so the connection was closed. Resuming reconnects; nothing is lost.',
 };

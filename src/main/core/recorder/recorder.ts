@@ -269,15 +269,15 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const counted: VisitChunk = { ...chunk, visitAtMs: elapsedMs };
       elapsedMs += ms;
       if (pause) {
-        if (chunk.speech) {
-          leavePause();
-          send(counted);
-        } else {
+        // After a stall, audio that flows again is sent whatever the voice detection says of it: the
+        // stall was the audio's absence, not a quiet room. A busy machine delivers a late burst of
+        // chunks, and the pauses between its words must not be cut as a silence would be (issue
+        // 36). A room that is really quiet auto-pauses again after autoPauseAfterMs, as ever.
+        if (!chunk.speech && pause.cause !== 'mic-stopped') {
           preRoll.push(counted);
-          // Audio flows again; the pause now only waits for speech.
-          if (pause.cause === 'mic-stopped') pause.cause = 'no-speech';
+          return emit();
         }
-        return emit();
+        leavePause();
       }
 
       // The network never costs audio: the stream client keeps what it cannot send yet.

@@ -119,7 +119,7 @@ export function RecordingPane() {
       )}
       {capture?.state === 'stalled' && (
         <p className="warning" role="alert" data-testid="capture-stalled">
-          The microphone stopped sending audio. The recording is paused until it returns.
+          The microphone stopped sending audio. Recording goes on as soon as it sends sound again.
         </p>
       )}
       {error && (
