@@ -25,18 +25,14 @@ onLinkState((link) => {
     // Main may hold the window locked (a reload after the idle lock): the lock screen again.
     void store.getState().loadPrivacy();
     // Sign-in after settings: whether to sign in by itself depends on them.
+    const settingsLoaded = store.getState().loadSettings();
+    void settingsLoaded.then(() => store.getState().loadAuth());
+    // A visit main is still recording (this window reloaded mid-visit) carries on here; a visit
+    // link that came meanwhile waits for it (so it is read once the recorder is known).
     void store
       .getState()
-      .loadSettings()
-      .then(() => {
-        // A visit main is still recording (this window reloaded mid-visit) carries on here; a
-        // visit link that came meanwhile waits for it (so it is read once the recorder is known).
-        void store
-          .getState()
-          .rejoinRecording()
-          .finally(() => store.getState().loadVisitLinks());
-        return store.getState().loadAuth();
-      });
+      .rejoinRecording(settingsLoaded)
+      .finally(() => store.getState().loadVisitLinks());
   }
 });
 

@@ -93,9 +93,10 @@ export interface RecordingSlice {
   startRecording(options?: { microphoneOnly?: boolean }): Promise<void>;
   /**
    * On load: if main is recording a visit (this window reloaded, or its renderer crashed and came
-   * back), the microphone is opened again and the recording carries on, with a notice.
+   * back), the microphone is opened again and the recording carries on, with a notice. Main is
+   * asked at once; the microphone opens once `settingsLoaded` has them (it names the microphone).
    */
-  rejoinRecording(): Promise<void>;
+  rejoinRecording(settingsLoaded?: Promise<unknown>): Promise<void>;
   /**
    * A telehealth visit whose call's sound ended, or was not shared after a reload: asks for it again
    * and mixes it into the recording. Called straight from the clinician's press.
@@ -357,17 +358,19 @@ export const createRecordingSlice =
         if (!(await starting) && capture === starting) capture = undefined;
       },
 
-      async rejoinRecording() {
+      async rejoinRecording(settingsLoaded = Promise.resolve()) {
         // This page already captures (the contract link only blinked): nothing to rejoin.
         if (capture) return;
-        const settings = get().settings;
-        if (!settings) return;
+        // Asked beside the settings, not after them: every round trip before the microphone opens
+        // is audio the visit misses (issue 36: a reload's gap grew past 1.5 s on a busy machine).
         let view: RecorderView;
         try {
-          view = await api.call('recorder.state');
+          [view] = await Promise.all([api.call('recorder.state'), settingsLoaded]);
         } catch {
           return;
         }
+        const settings = get().settings;
+        if (!settings) return;
         get().receiveRecorderView(view);
         if (!RECORDING_STATES.has(view.state) || capture) return;
         const rejoining = (async (): Promise<CaptureSession | undefined> => {
