@@ -12,6 +12,7 @@ import type { InputDevice } from '../audio/device-choice';
 import type { AudioLevel } from '../audio/level-meter';
 
 import type { AppState } from './app-store';
+import { createCallSharing, type CallAccess, type CallSharingSlice } from './call-sharing';
 import { createLevelFeed, type LevelFeed } from './level-feed';
 import { RECORDING_STATES, REJOINED_NOTICE } from './recording-states';
 
@@ -21,7 +22,7 @@ export type StartCapture = (
 ) => Promise<CaptureSession>;
 
 /** The microphones, as the store sees them (the browser's media devices in the app). */
-export interface MicrophoneAccess {
+export interface MicrophoneAccess extends CallAccess {
   start: StartCapture;
   /** Audio inputs, without the default alias (labels are blank before permission is granted). */
   listInputs(): Promise<InputDevice[]>;
@@ -34,12 +35,6 @@ export interface MicrophoneAccess {
    * started twice).
    */
   ensureAccess(settings: Pick<Settings, 'microphone' | 'audioProcessing'>): Promise<() => void>;
-  /**
-   * Asks for this computer's sound, the call of a telehealth visit (issue 30): the browser's or the
-   * system's choice of what to share. Called straight from the clinician's press; rejects with the
-   * sentence to show.
-   */
-  shareCall(): Promise<SharedCall>;
   /** Opens the microphone for a level check only: nothing is recorded or sent. */
   check(
     settings: Pick<Settings, 'microphone' | 'audioProcessing'>,
@@ -54,7 +49,7 @@ export type MicCheckState =
   | { state: 'on'; device: InputDevice; notice?: string }
   | { state: 'failed'; problem: string };
 
-export interface RecordingSlice {
+export interface RecordingSlice extends CallSharingSlice {
   /** Main's recorder, as the last recorder.changed said. */
   recorder: RecorderView | null;
   capture: CaptureStatus | null;
@@ -64,10 +59,6 @@ export interface RecordingSlice {
   recordingError: string | null;
   /** Start was pressed and the microphone is being asked for (the system may be asking the clinician). */
   openingMicrophone: boolean;
-  /** The call's sound is being asked for: the clinician is choosing what to share (telehealth). */
-  sharingCall: boolean;
-  /** The last Start stopped at the call's sound (not shared, or not here): the microphone alone is offered. */
-  callNotShared: boolean;
   /** Something the clinician should know about this recording (the window reloaded mid-visit). */
   recordingNotice: string | null;
   /** Microphones to choose from. */
@@ -97,11 +88,6 @@ export interface RecordingSlice {
    * asked at once; the microphone opens once `settingsLoaded` has them (it names the microphone).
    */
   rejoinRecording(settingsLoaded?: Promise<unknown>): Promise<void>;
-  /**
-   * A telehealth visit whose call's sound ended, or was not shared after a reload: asks for it again
-   * and mixes it into the recording. Called straight from the clinician's press.
-   */
-  shareCallAgain(): Promise<void>;
   /** The clinician's pause (privacy): main stops sending audio until Resume. */
   pauseRecording(): Promise<void>;
   resumeRecording(): Promise<void>;
@@ -123,6 +109,7 @@ export const createRecordingSlice =
     // Cancel made while it is still opening waits for it instead of missing it (a choice made then
     // was lost, and the microphone stayed on after an early Cancel).
     let capture: Promise<CaptureSession | undefined> | undefined;
+    const calls = createCallSharing(set, microphones, () => capture);
 
     /** Takes the running capture out of the store, so nothing else uses it, and turns it off. */
     // The running mic check, from the moment it was asked for (Start and Stop may come while it opens).
@@ -132,22 +119,6 @@ export const createRecordingSlice =
       const running = capture;
       capture = undefined;
       await (await running)?.stop(options);
-    }
-
-    /**
-     * The call's sound, asked for while the window says so (the clinician is choosing what to
-     * share); not shared, undefined, and the sentence saying what to do is shown.
-     */
-    async function askForTheCall(): Promise<SharedCall | undefined> {
-      set({ sharingCall: true });
-      try {
-        return await microphones.shareCall();
-      } catch (error) {
-        set({ recordingError: (error as Error).message });
-        return undefined;
-      } finally {
-        set({ sharingCall: false });
-      }
     }
 
     /** The visit's microphone, its chunks to main, its status and level to the screen. */
@@ -219,8 +190,7 @@ export const createRecordingSlice =
       levelFeed,
       recordingError: null,
       openingMicrophone: false,
-      sharingCall: false,
-      callNotShared: false,
+      ...calls.slice,
       recordingNotice: null,
       inputs: [],
       micCheck: { state: 'off' },
@@ -326,11 +296,8 @@ export const createRecordingSlice =
           // no visit is created, as for a microphone refused.
           let call: SharedCall | undefined;
           if (settings.visitAudio === 'telehealth') {
-            call = await askForTheCall();
-            if (!call) {
-              set({ callNotShared: true });
-              return undefined;
-            }
+            call = await calls.askAtStart();
+            if (!call) return undefined;
           }
           let releaseAccess: () => void;
           try {
@@ -396,18 +363,6 @@ export const createRecordingSlice =
         })();
         capture = rejoining;
         if (!(await rejoining) && capture === rejoining) capture = undefined;
-      },
-
-      async shareCallAgain() {
-        const running = capture;
-        if (!running) return;
-        const call = await askForTheCall();
-        if (!call) return;
-        const session = await running;
-        // The visit ended while the clinician chose: nothing records the call.
-        if (!session || capture !== running) return call.stop();
-        set({ recordingError: null });
-        session.useCall(call);
       },
 
       async pauseRecording() {
