@@ -25,7 +25,9 @@ afterEach(async () => core.stop());
 /** A microphone that sends `chunks` 100 ms chunks of speech as soon as it starts. */
 function scriptedMicrophone(chunks: number, log: string[], calls: string[] = []): MicrophoneAccess {
   return {
-    async start(deps: Pick<CaptureDeps, 'sendChunk' | 'onStatus' | 'onLevel'>) {
+    async start(deps: Pick<CaptureDeps, 'sendChunk' | 'onStatus' | 'onLevel' | 'microphoneMayOpen'>) {
+      // As the capture does: the microphone waits for what it is told to wait for (a rejoin's attach).
+      await deps.microphoneMayOpen;
       log.push('microphone on');
       deps.onStatus({
         state: 'recording',
@@ -120,10 +122,13 @@ describe('recording from the store', () => {
     api.on('recorder.chunkRefused', (problem) => refused.push(problem));
     const microphone = scriptedMicrophone(10, log, api.calls);
     const openedFirst: (boolean | undefined)[] = [];
+    const waitedFor: unknown[] = [];
     const store = createAppStore(api, {
       ...microphone,
-      start: (deps) => {
+      start: async (deps) => {
         openedFirst.push(deps.microphoneFirst);
+        // The graph may get ready at once, but the microphone waits for main's answer to attach.
+        waitedFor.push(await deps.microphoneMayOpen);
         return microphone.start(deps);
       },
     });
@@ -132,6 +137,9 @@ describe('recording from the store', () => {
     await store.getState().rejoinRecording();
     // Every ms of waiting is audio missing: the microphone opens before the voice model loads.
     expect(openedFirst).toEqual([true]);
+    expect(waitedFor).toEqual([
+      expect.objectContaining({ state: expect.any(String), elapsedMs: expect.any(Number) }),
+    ]);
     expect(api.calls).toEqual(['settings.get', 'recorder.state', 'recorder.attach']);
     expect(log).toEqual(['microphone on']);
     expect(store.getState().recordingNotice).toBe(REJOINED_NOTICE);

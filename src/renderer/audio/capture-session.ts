@@ -122,6 +122,7 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   async function open(): Promise<void> {
     let opened: OpenedMicrophone | undefined;
     const openStream = async () => {
+      await deps.microphoneMayOpen;
       opened = await openMicrophone({ microphone, audioProcessing: deps.settings.audioProcessing });
       return opened.stream;
     };

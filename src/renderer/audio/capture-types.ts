@@ -63,6 +63,11 @@ export interface CaptureDeps {
    * where every ms of waiting is audio missing); by default the model loads first.
    */
   microphoneFirst?: boolean;
+  /**
+   * The microphone opens once this is fulfilled (a rejoin: main must first hear that the new
+   * capture numbers from 0); the rest of the graph gets ready meanwhile. Rejected: none opens.
+   */
+  microphoneMayOpen?: Promise<unknown>;
   /** No chunk for this long = the capture stalled (unplugged, OS sleep). */
   stallMs?: number;
   now?: () => number;

@@ -17,8 +17,11 @@ import { createLevelFeed, type LevelFeed } from './level-feed';
 import { RECORDING_STATES, REJOINED_NOTICE } from './recording-states';
 
 /** How the store starts the microphone: the real capture in the app, a fake in store tests. */
+/** How a visit's capture opens: with the call's sound, or rejoining (the microphone first). */
+type OpenHow = Pick<CaptureDeps, 'microphoneFirst' | 'microphoneMayOpen' | 'call'>;
+
 export type StartCapture = (
-  deps: Pick<CaptureDeps, 'sendChunk' | 'settings' | 'onStatus' | 'onLevel' | 'microphoneFirst' | 'call'>,
+  deps: Pick<CaptureDeps, 'sendChunk' | 'settings' | 'onStatus' | 'onLevel' | keyof OpenHow>,
 ) => Promise<CaptureSession>;
 
 /** The microphones, as the store sees them (the browser's media devices in the app). */
@@ -122,16 +125,11 @@ export const createRecordingSlice =
     }
 
     /** The visit's microphone, its chunks to main, its status and level to the screen. */
-    function openCapture(
-      settings: Settings,
-      microphoneFirst = false,
-      call?: SharedCall,
-    ): Promise<CaptureSession> {
+    function openCapture(settings: Settings, how: OpenHow = {}): Promise<CaptureSession> {
       return microphones.start({
         sendChunk: (message) => api.sendChunk(message),
         settings,
-        microphoneFirst,
-        ...(call ? { call } : {}),
+        ...how,
         onStatus: (status) => {
           set({ capture: status });
           // Labels appear once the microphone is open (permission granted).
@@ -165,7 +163,7 @@ export const createRecordingSlice =
         return undefined;
       }
       try {
-        return await openCapture(settings, false, call);
+        return await openCapture(settings, call ? { call } : {});
       } catch (error) {
         // The microphone would not open: the service session must not wait for audio that never comes.
         await api.call('recorder.cancel').catch(() => undefined);
@@ -341,17 +339,20 @@ export const createRecordingSlice =
         get().receiveRecorderView(view);
         if (!RECORDING_STATES.has(view.state) || capture) return;
         const rejoining = (async (): Promise<CaptureSession | undefined> => {
+          // Main hears of the new capture (its chunks number from 0 again, which main accepts only
+          // once told so) while the graph gets ready; the microphone opens once it has.
+          const attached = api.call('recorder.attach');
+          // The settings hold the microphone the visit was using (a choice made while recording is
+          // saved too), so the same device opens again.
+          const opening = openCapture(settings, { microphoneFirst: true, microphoneMayOpen: attached });
           try {
-            // Before the microphone opens: the new capture's chunks number from 0 again, which
-            // main accepts only once told so.
-            get().receiveRecorderView(await api.call('recorder.attach'));
+            get().receiveRecorderView(await attached);
           } catch {
-            return undefined; // the visit ended meanwhile
+            void opening.catch(() => undefined);
+            return undefined; // the visit ended meanwhile: no microphone opens
           }
           try {
-            // The settings hold the microphone the visit was using (a choice made while recording
-            // is saved too), so the same device opens again.
-            const session = await openCapture(settings, true);
+            const session = await opening;
             set({ recordingNotice: REJOINED_NOTICE, recordingError: null });
             return session;
           } catch (error) {
