@@ -9,6 +9,13 @@ import { TELEHEALTH } from './support/telehealth-visit';
  * is measured and why.
  */
 test.use({ fakeMicrophone: TELEHEALTH.speakers, callTab: CALL_TAB_TITLE });
+// Up to two more tries, reported as flaky, never as passed: the echo is measured between two of
+// Chromium's fake captures (the microphone's file and the call tab), whose alignment drifts when
+// their device threads starve (docs/reliability.md, "A machine half as fast"). Measured on one
+// machine, alone, before and after issue 36's changes alike: the echo read -4.7 to -21.2 dB under
+// the call and the headset notice came in about half the runs. A stopgap until the study aligns
+// the two by the audio itself instead of by their start (issue 36's closing note).
+test.describe.configure({ retries: 2 });
 test.skip(
   ({ target }) => target !== 'browser',
   'Electron carries chunks over IPC, which a test cannot read; browser mode runs the same renderer code.',

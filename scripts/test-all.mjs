@@ -121,7 +121,7 @@ if (built) {
     tally.skipped += stats.skipped;
     if (!ok && stats.unexpected === 0) tally.failed += 1;
     lines.push(
-      `end-to-end (playwright): ${passed} passed, ${stats.unexpected} failed, ${stats.skipped} skipped (${seconds} s)`,
+      `end-to-end (playwright): ${passed} passed${stats.flaky > 0 ? ` (${stats.flaky} only on a retry: flaky)` : ''}, ${stats.unexpected} failed, ${stats.skipped} skipped (${seconds} s)`,
     );
   } else {
     tally.failed += 1;
