@@ -24,6 +24,13 @@ const CADENCE_SPECS = /hidden-page\.spec\.ts/;
  */
 const FIDELITY_SPECS = /capture\.spec\.ts/;
 /**
+ * The reload (issue 36): it measures the audio missing between the old page's last chunk and the
+ * new page's first, which alone took 0.40-0.57 s and beside two other tests' Chromiums 1.2-1.9 s
+ * (their load starves the fake devices the new page opens: docs/reliability.md). It runs after the
+ * fidelity spec, by itself, where the bound of 1.5 s measures the app and not the suite.
+ */
+const RELOAD_SPECS = /(^|\/)reload\.spec\.ts$/;
+/**
  * The telehealth visits (issue 30) judge both sources, microphone and call tab, sample by sample at
  * the service, for the same reason after the rest, two at a time: each plays a call tab through
  * its own browser beside its fake microphone.
@@ -55,7 +62,14 @@ export default defineConfig<ScribeTestOptions>({
     { name: 'browser-long', testMatch: LONG_SPECS, use: { target: 'browser' } },
     {
       name: 'browser',
-      testIgnore: [COMMAND_LINE_SPECS, LONG_SPECS, CADENCE_SPECS, FIDELITY_SPECS, TELEHEALTH_SPECS],
+      testIgnore: [
+        COMMAND_LINE_SPECS,
+        LONG_SPECS,
+        CADENCE_SPECS,
+        FIDELITY_SPECS,
+        RELOAD_SPECS,
+        TELEHEALTH_SPECS,
+      ],
       use: { target: 'browser' },
     },
     // The hidden-page specs judge the chunks' cadence to a few ms: they run once the rest is done,
@@ -73,9 +87,15 @@ export default defineConfig<ScribeTestOptions>({
       use: { target: 'browser' },
     },
     {
+      name: 'browser-reload',
+      testMatch: RELOAD_SPECS,
+      dependencies: ['browser-fidelity'],
+      use: { target: 'browser' },
+    },
+    {
       name: 'browser-telehealth',
       testMatch: TELEHEALTH_SPECS,
-      dependencies: ['browser-fidelity'],
+      dependencies: ['browser-reload'],
       workers: Math.min(2, workers),
       use: { target: 'browser' },
     },
