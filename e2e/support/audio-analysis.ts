@@ -84,6 +84,33 @@ export function alignSource(
   return best;
 }
 
+/**
+ * The lag (received[k] ≈ source[k − lag]) that lines up the received stretch
+ * [fromReceived, fromReceived + length) with the source, searched over [lagFrom, lagTo]: every 8th
+ * lag first, then each lag around the best. For a stretch whose lag differs from the whole
+ * recording's (gaps the capture filled with zeros before it).
+ */
+export function alignStretch(
+  source: Int16Array,
+  received: Int16Array,
+  fromReceived: number,
+  length: number,
+  lagFrom: number,
+  lagTo: number,
+): { lag: number; correlation: number } {
+  let best = { lag: lagFrom, correlation: -1 };
+  for (let lag = lagFrom; lag <= lagTo; lag += 8) {
+    const c = correlationAt(source, received, lag, fromReceived, length);
+    if (c > best.correlation) best = { lag, correlation: c };
+  }
+  const coarse = best.lag;
+  for (let lag = coarse - 8; lag <= coarse + 8; lag++) {
+    const c = correlationAt(source, received, lag, fromReceived, length);
+    if (c > best.correlation) best = { lag, correlation: c };
+  }
+  return best;
+}
+
 /** Pearson correlation of two equal-length series. */
 export function pearson(a: number[], b: number[]): number {
   const n = Math.min(a.length, b.length);

@@ -13,11 +13,20 @@ export interface PageTiming {
   sends: TimedSend[];
   /** When the End button's click handlers ran (a capture-phase listener runs just before React's). */
   endPresses: number[];
+  /**
+   * At each End press, the ms of audio the microphone had delivered (its track's
+   * stats.deliveredFramesDuration): with Chromium's fake microphone, how far into its file it was.
+   */
+  deliveredAtPresses: (number | null)[];
 }
+
+type CountedTrack = MediaStreamTrack & { stats?: { deliveredFramesDuration?: number } };
 
 declare global {
   interface Window {
     __pageTiming?: PageTiming;
+    /** The microphone the page opened last. */
+    __timedMicrophone?: CountedTrack;
   }
 }
 
@@ -28,8 +37,14 @@ declare global {
  */
 export async function timePageSends(page: Page): Promise<void> {
   await page.addInitScript(() => {
-    const timing: PageTiming = { sends: [], endPresses: [] };
+    const timing: PageTiming = { sends: [], endPresses: [], deliveredAtPresses: [] };
     window.__pageTiming = timing;
+    const open = MediaDevices.prototype.getUserMedia;
+    MediaDevices.prototype.getUserMedia = async function (this: MediaDevices, constraints) {
+      const stream = await open.call(this, constraints);
+      window.__timedMicrophone = stream.getAudioTracks()[0] ?? window.__timedMicrophone;
+      return stream;
+    };
     const clock = () => performance.timeOrigin + performance.now();
     const send = WebSocket.prototype.send;
     WebSocket.prototype.send = function (this: WebSocket, data) {
@@ -42,7 +57,10 @@ export async function timePageSends(page: Page): Promise<void> {
       'click',
       (event) => {
         const button = (event.target as Element | null)?.closest?.('button');
-        if (button?.textContent?.trim().startsWith('End visit')) timing.endPresses.push(clock());
+        if (button?.textContent?.trim().startsWith('End visit')) {
+          timing.endPresses.push(clock());
+          timing.deliveredAtPresses.push(window.__timedMicrophone?.stats?.deliveredFramesDuration ?? null);
+        }
       },
       { capture: true },
     );
@@ -50,7 +68,7 @@ export async function timePageSends(page: Page): Promise<void> {
 }
 
 export async function pageTiming(page: Page): Promise<PageTiming> {
-  return page.evaluate(() => window.__pageTiming ?? { sends: [], endPresses: [] });
+  return page.evaluate(() => window.__pageTiming ?? { sends: [], endPresses: [], deliveredAtPresses: [] });
 }
 
 /** Samples the page has sent since `fromSend` (an index into `sends`). */
@@ -62,20 +80,12 @@ export async function samplesSent(page: Page, fromSend = 0): Promise<number> {
 }
 
 /**
- * The capture clock: samples captured (16 kHz) since the recording's first chunk, as a function of
- * page time. Each full chunk is sent once its last sample is captured plus a delivery delay
- * (worklet → page, voice detection) that varies; the smallest delay seen over the recording is the
- * best estimate of the fixed part, so the clock is the lower envelope of (send time − captured
- * samples / 16): `samplesAt(t)` = 16 × (t − min over full chunks of (sent_k − end_k / 16)).
- * The clock therefore lags the worklet by that smallest delay (a few ms of voice detection): an End
- * press reads a little early on it, which makes a distance measured from End larger, not smaller.
+ * Ms of audio the page's microphone has delivered (its track's stats): with Chromium's fake
+ * microphone, how far into its file it is; 0 before it opens (a last visit's, ended, counts as none).
  */
-export function captureClock(sends: TimedSend[]): { samplesAt(at: number): number; offsetMs: number } {
-  let end = 0;
-  let offset = Infinity;
-  for (const send of sends) {
-    end += send.samples;
-    if (send.samples === 1_600) offset = Math.min(offset, send.at - end / 16);
-  }
-  return { samplesAt: (at) => (at - offset) * 16, offsetMs: offset };
+export async function heardMs(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const microphone = window.__timedMicrophone;
+    return microphone?.readyState === 'live' ? (microphone.stats?.deliveredFramesDuration ?? 0) : 0;
+  });
 }

@@ -9,6 +9,9 @@ import { NoSignalDetector, measureLevel, type AudioLevel } from './level-meter';
 import type { CaptureDeps, CaptureSession, CaptureStatus, ChunkClassifier } from './capture-types';
 import { MicrophoneError, listInputs, openMicrophone, type OpenedMicrophone } from './microphone';
 
+/** End's wait for the capture path is shown once it lasts this long (a quiet machine's is ms). */
+const FINISHING_SHOWN_AFTER_MS = 250;
+
 /** A chunk's sources' levels, read as it arrived (telehealth); undefined in a visit in the room. */
 type SourceLevels = ReturnType<CaptureGraph['sourceLevels']> | undefined;
 
@@ -264,9 +267,14 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
       // A microphone switch in progress finishes first: the microphone it opens is then closed
       // here with the rest (stopping in the middle of it left that one open after the visit).
       await switching?.catch(() => undefined);
-      // End: the audio since the last full chunk is the visit's last moment (a last word): it goes
-      // out as a final, shorter chunk.
-      if (options.sendTail) await graph?.flush();
+      // End: the audio the microphone heard up to the press, what is still in the capture path
+      // included, is the visit's last moment (a last word): it goes out as a final, shorter chunk.
+      // On a busy machine that takes a moment (bounded by DRAIN_LIMIT_MS), and the window says so.
+      if (options.sendTail && graph) {
+        const shown = setTimeout(() => report({ state: 'finishing' }), FINISHING_SHOWN_AFTER_MS);
+        await graph.flush();
+        clearTimeout(shown);
+      }
       await close();
       call.stop();
       // Chunks already in the pipeline are classified and sent before the recording ends.

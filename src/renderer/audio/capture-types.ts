@@ -12,7 +12,8 @@ export interface ChunkClassifier {
 
 /** What the recording screen shows about the microphone. */
 export interface CaptureStatus {
-  state: 'starting' | 'recording' | 'stalled' | 'stopped' | 'failed';
+  /** 'finishing': End is waiting for the last of the audio heard before the press (capture-graph.ts). */
+  state: 'starting' | 'recording' | 'stalled' | 'finishing' | 'stopped' | 'failed';
   device?: InputDevice;
   /** Voice detection: loading the model, running, or unavailable (every chunk then counts as speech). */
   voiceDetection: 'loading' | 'ready' | 'unavailable';

@@ -24,10 +24,11 @@ export type FromCaptureWorklet = CaptureChunkMessage | CaptureFlushedMessage;
 /**
  * Renderer → worklet: hand buffers back for reuse (several at a time: a message to the worklet's
  * thread costs the page's thread about 0.2 ms, whatever it carries); flush (End: take input up to
- * frame `untilFrame` of the capture, the audio captured up to the press, part of which may still be
- * on its way; drop any input past it that is not sent yet; then send what was captured since the
- * last full chunk as a final, shorter chunk, and nothing more; `null`: the capture clock does not
- * know yet, send what is there now, none of it cut); or stop processing.
+ * frame `untilFrame` of the capture, the audio the microphone delivered up to the press, part of which
+ * may still be in the capture path; drop any input past it that is not sent yet; then send what was
+ * captured since the last full chunk as a final, shorter chunk, and nothing more; `null`: the capture
+ * clock does not know yet, or the drain took too long: send what is there now, none of it cut; a
+ * second flush moves the end to it); or stop processing.
  */
 export type ToCaptureWorklet =
   | { type: 'release'; messages: ArrayBuffer[] }

@@ -122,6 +122,11 @@ export function RecordingPane() {
           The microphone stopped sending audio. Recording goes on as soon as it sends sound again.
         </p>
       )}
+      {capture?.state === 'finishing' && (
+        <p role="status" data-testid="capture-finishing">
+          Saving the last words…
+        </p>
+      )}
       {error && (
         <p className="error" role="alert" data-testid="recording-error">
           {error}
