@@ -1,4 +1,4 @@
-import { keepBusy } from './support/busy-machine';
+import { FAKE_DEVICES_STARVE, keepBusy, loadLeavesFakeDevicesFed } from './support/busy-machine';
 import { endMidWordRuns, FIXTURE, watchEndTail } from './support/end-tail-check';
 import { test, useExternalService } from './support/external-service';
 
@@ -11,6 +11,7 @@ import { test, useExternalService } from './support/external-service';
  */
 test.use({ fakeMicrophone: FIXTURE });
 test.skip(({ target }) => target !== 'browser', 'Browser mode times what the page sends; Electron uses IPC.');
+test.skip(!loadLeavesFakeDevicesFed(), FAKE_DEVICES_STARVE);
 
 test('End on a machine two other processes keep busy: the service’s audio still ends within 20 ms of what the microphone had heard', async ({
   scribe,
