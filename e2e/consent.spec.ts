@@ -66,12 +66,21 @@ test('consent required by the policy: Start waits for the check; the consent lin
   await page.getByRole('button', { name: /End visit/ }).click();
   await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
 
-  const time = new Intl.DateTimeFormat('en-US', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-  const minutes = [startedAt, new Date(startedAt.getTime() + 60_000)].map((d) => time.format(d));
+  // Issue 37: the record carries the date, and the time as the window writes times (10:47 PM
+  // where it says so, not 22:47): both as the page's own locale formats them.
+  const { dated, railed } = await page.evaluate((at) => {
+    const minutes = [at, at + 60_000];
+    const dated = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    const railed = new Intl.DateTimeFormat(undefined, { hour: 'numeric', minute: '2-digit' });
+    return { dated: minutes.map((m) => dated.format(m)), railed: minutes.map((m) => railed.format(m)) };
+  }, startedAt.getTime());
+  const either = (texts: string[]) =>
+    texts.map((text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|');
   const line = page.getByTestId('note-consent');
   await expect(line).toHaveText(
-    new RegExp(`^Consent to ambient recording: verbal, (${minutes.join('|')}), demo-clinician\\.$`),
+    new RegExp(`^Consent to ambient recording: verbal, (${either(dated)}), demo-clinician\\.$`),
   );
+  expect(await line.textContent(), 'a date, not a time alone').toMatch(/\b20\d\d\b/);
   const consentLine = (await line.textContent())!;
   await page.getByRole('button', { name: 'Copy all of the note' }).click();
   const all = await page.evaluate(() => navigator.clipboard.readText());
@@ -81,7 +90,7 @@ test('consent required by the policy: Start waits for the check; the consent lin
       .getByTestId('history')
       .getByRole('row', { name: /consent1/ })
       .getByTestId('history-consent'),
-  ).toHaveText(new RegExp(`consent verbal, (${minutes.join('|')})$`));
+  ).toHaveText(new RegExp(`consent verbal, (${either(railed)})$`));
 
   // The next visit starts without consent: it is given for each patient, in the room.
   await page.getByRole('button', { name: 'New visit' }).click();

@@ -88,6 +88,16 @@ test('the telehealth choice, its recording with two levels and the call ending: 
   await expectAccessibleInBothThemes(page, 'recording, the call ended');
   await page.getByRole('button', { name: 'End visit' }).click();
   await expect(page.getByTestId('results-heading')).toBeFocused();
+
+  // Issue 37, finding 8: the record says it was a video visit, in the header and in Copy all.
+  await expect(page.getByTestId('visit-line')).toHaveText(/^Video visit · /);
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 60_000 });
+  await page
+    .context()
+    .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: scribe.host!.origin });
+  await page.getByRole('button', { name: 'Copy all of the note' }).click();
+  const all = await page.evaluate(() => navigator.clipboard.readText());
+  expect(all.split('\n')).toContain('Video visit (telehealth).');
 });
 
 test('a policy that sets and locks Telehealth: the choice is read-only, and a call not shared still leaves the microphone to record', async ({

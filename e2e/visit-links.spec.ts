@@ -157,7 +157,7 @@ test('a bad link at launch: the first screen says what was wrong, and the visit 
   await expect(alert).toContainText('The visit link from the EHR could not be used; nothing was filled in');
   await expect(alert.getByRole('listitem')).toHaveCount(2);
   await tryTheDemo(page);
-  await expect(page.getByLabel('Encounter ID')).toHaveValue(/^visit\d{14}$/);
+  await expect(page.getByLabel('Encounter ID')).toHaveValue(/^demo\d{14}$/);
   await expect(page.getByLabel('Sex')).toHaveValue('');
   await expect(page.getByTestId('linked-visit')).toHaveCount(0);
   await alert.getByRole('button', { name: 'Dismiss' }).click();

@@ -26,7 +26,7 @@ test('from first launch to a note with a filled form, without reading anything',
   // The visit's details: the encounter id is checked as it is typed, and taken as the EHR prints
   // it (issue 31): its letters and digits are what is sent, and the screen says so.
   const encounterId = page.getByLabel('Encounter ID');
-  await expect(encounterId).toHaveValue(/^visit\d{14}$/);
+  await expect(encounterId).toHaveValue(/^demo\d{14}$/);
   await encounterId.fill('-- --');
   await expect(page.getByText('Encounter ID must have at least one letter or digit')).toBeVisible();
   await expect(encounterId).toHaveAttribute('aria-invalid', 'true');
@@ -130,6 +130,6 @@ test('from first launch to a note with a filled form, without reading anything',
 
   // The next visit is its own action: a new encounter id, no patient details.
   await page.getByRole('button', { name: 'New visit' }).click();
-  await expect(page.getByLabel('Encounter ID')).toHaveValue(/^visit\d{14}$/);
+  await expect(page.getByLabel('Encounter ID')).toHaveValue(/^demo\d{14}$/);
   await expect(page.getByLabel('Date of birth')).toHaveValue('');
 });

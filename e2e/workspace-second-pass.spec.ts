@@ -195,7 +195,8 @@ withSandbox(
       page.getByText('Sent as ENC202400871: the service takes letters and digits only'),
     ).toBeVisible();
     await page.getByRole('button', { name: 'Start recording' }).click();
-    await expect(page.getByTestId('encounter-id')).toHaveText('Encounter ENC202400871');
+    // Shown as the EHR prints it (issue 37); the service has its letters and digits (below).
+    await expect(page.getByTestId('encounter-id')).toHaveText('Encounter ENC-2024-00871');
     // Start, pressed with the mouse, is gone: the recording's heading has the focus.
     await expect(page.getByTestId('encounter-id')).toBeFocused();
     await expect(page.getByTestId('elapsed')).toHaveText(/^0:0[2-9]$/, { timeout: 15_000 });
@@ -204,7 +205,7 @@ withSandbox(
     };
     expect(sessions.map((session) => session.encounter_id)).toEqual(['ENC202400871']);
     await page.getByRole('button', { name: /End visit/ }).click();
-    await expect(page.getByTestId('history').getByRole('row', { name: /ENC202400871/ })).toBeVisible();
+    await expect(page.getByTestId('history').getByRole('row', { name: /ENC-2024-00871/ })).toBeVisible();
   },
 );
 
@@ -243,7 +244,7 @@ test('the keyboard: focus on the recording’s heading after Start and on the re
   await page.keyboard.press(shortcut('O'));
   await expect(question).toHaveCount(0);
   await expect(page.getByLabel('Date of birth')).toHaveValue('');
-  await expect(page.getByLabel('Encounter ID')).toHaveValue(/^visit\d{14}$/);
+  await expect(page.getByLabel('Encounter ID')).toHaveValue(/^demo\d{14}$/);
 
   // Start by its shortcut: the focus is on the recording's heading, not the page's body.
   await page.keyboard.press(shortcut('Enter'));

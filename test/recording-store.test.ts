@@ -319,7 +319,7 @@ describe('recording from the store', () => {
     await store.getState().endRecording();
     // The next visit: a new id, no patient, the same forms.
     const next = store.getState().draft!;
-    expect(next.encounterId).toMatch(/^visit\d{14}$/);
+    expect(next.encounterId).toMatch(/^demo\d{14}$/);
     expect([next.dateOfBirth, next.sex]).toEqual(['', '']);
     expect(next.forms).toEqual([{ kind: 'template', templateId: 'VITALS_ASSESSMENT' }]);
   });

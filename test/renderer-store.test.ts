@@ -107,8 +107,8 @@ describe('privacy on a shared laptop', () => {
     expect(JSON.stringify(store.getState())).not.toContain('1961');
     await store.getState().unlock();
     expect(store.getState().locked).toBe(false);
-    expect(store.getState().draft?.encounterId).toMatch(/^visit\d{14}$/);
-    expect(before).toMatch(/^visit\d{14}$/);
+    expect(store.getState().draft?.encounterId).toMatch(/^demo\d{14}$/);
+    expect(before).toMatch(/^demo\d{14}$/);
   });
 
   it('never locks a visit that is recording', async () => {

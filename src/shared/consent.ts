@@ -39,7 +39,11 @@ export const consentRecordSchema = givenConsentSchema.extend({
 });
 export type ConsentRecord = z.infer<typeof consentRecordSchema>;
 
-/** The line that closes Copy all: "Consent to ambient recording: verbal, 14:02, dr-x." */
-export function consentLine(record: ConsentRecord, time: (at: number) => string): string {
-  return `Consent to ambient recording: ${record.method}, ${time(record.at)}${record.providerId ? `, ${record.providerId}` : ''}.`;
+/**
+ * The line that closes Copy all: "Consent to ambient recording: verbal, 27 Nov 2026, 10:47 PM,
+ * dr-x." `when` writes its date and time as the window does (issue 37: a time alone, and a 24-hour
+ * one where the window says 10:47 PM, was not enough for the record).
+ */
+export function consentLine(record: ConsentRecord, when: (at: number) => string): string {
+  return `Consent to ambient recording: ${record.method}, ${when(record.at)}${record.providerId ? `, ${record.providerId}` : ''}.`;
 }

@@ -3,7 +3,7 @@ import {
   checkDraft,
   customFormProblems,
   emptyCustomForm,
-  encounterIdFor,
+  demoEncounterId,
   newDraft,
   type CustomFormDraft,
 } from './draft';
@@ -11,15 +11,40 @@ import {
 const NOW = new Date(2026, 10, 22, 9, 5, 7);
 
 describe('a new visit', () => {
-  it('can start without typing anything: a valid id from the date and time, default sections', () => {
+  it('outside the demo starts with no encounter ID: Start names the field rather than make one up', () => {
     const draft = newDraft(NOW, 'PEDIATRICS');
-    expect(draft.encounterId).toBe('visit20261122090507');
-    const checked = checkDraft(draft);
+    expect(draft.encounterId).toBe('');
+    expect(checkDraft(draft)).toEqual({
+      ok: false,
+      problems: { encounterId: 'Encounter ID is needed: type or paste it as in your EHR.' },
+    });
+  });
+
+  it('the demo’s made-up ID is marked as the demo’s, and counts as none once the service is a real one', () => {
+    const draft = newDraft(NOW, 'PEDIATRICS', true);
+    expect(draft).toMatchObject({ encounterId: 'demo20261122090507', madeUpForDemo: true });
+    expect(checkDraft(draft, { now: NOW, demo: false })).toEqual({
+      ok: false,
+      problems: { encounterId: 'Encounter ID is needed: type or paste it as in your EHR.' },
+    });
+  });
+
+  it('a telehealth visit is marked a video visit; a visit in the room is not', () => {
+    const draft = { ...newDraft(NOW, 'PEDIATRICS'), encounterId: 'bed12' };
+    const video = checkDraft(draft, { video: true });
+    expect(video.ok && video.request.kind === 'ambient' && video.request.video).toBe(true);
+    const room = checkDraft(draft);
+    expect(room.ok && 'video' in room.request).toBe(false);
+  });
+
+  it('the demo can start without typing anything: its made-up id, default sections', () => {
+    const draft = newDraft(NOW, 'PEDIATRICS', true);
+    const checked = checkDraft(draft, { now: NOW, demo: true });
     expect(checked).toEqual({
       ok: true,
       request: {
         kind: 'ambient',
-        encounterId: 'visit20261122090507',
+        encounterId: 'demo20261122090507',
         context: {
           provider_specialty: 'PEDIATRICS',
           sections: [
@@ -38,6 +63,10 @@ describe('a new visit', () => {
     // Issue 31: an id as the EHR prints it is taken; its letters and digits are sent.
     const pasted = checkDraft({ ...newDraft(NOW, 'FAMILY_MEDICINE'), encounterId: ' ENC-2024-00871 ' });
     expect(pasted.ok && pasted.request.encounterId).toBe('ENC202400871');
+    // Issue 37: History shows it as the EHR prints it; an ID that needs no change is not repeated.
+    expect(pasted.ok && pasted.request.shownAs).toBe('ENC-2024-00871');
+    const plain = checkDraft({ ...newDraft(NOW, 'FAMILY_MEDICINE'), encounterId: 'ENC202400871' });
+    expect(plain.ok && 'shownAs' in plain.request).toBe(false);
     expect(checkDraft({ ...newDraft(NOW, 'FAMILY_MEDICINE'), encounterId: '--/--' })).toEqual({
       ok: false,
       problems: {
@@ -49,11 +78,16 @@ describe('a new visit', () => {
       ok: false,
       problems: { encounterId: 'Encounter ID must be at most 255 letters and digits; this one has 256.' },
     });
-    expect(encounterIdFor(NOW)).toMatch(/^[A-Za-z0-9]+$/);
+    expect(demoEncounterId(NOW)).toMatch(/^[A-Za-z0-9]+$/);
   });
 
   it('sends patient details only when given, and refuses a future date of birth by its label', () => {
-    const draft = { ...newDraft(NOW, 'FAMILY_MEDICINE'), dateOfBirth: '1980-02-29', sex: 'FEMALE' as const };
+    const draft = {
+      ...newDraft(NOW, 'FAMILY_MEDICINE'),
+      encounterId: 'visit20261122090507',
+      dateOfBirth: '1980-02-29',
+      sex: 'FEMALE' as const,
+    };
     const ok = checkDraft(draft);
     expect(ok.ok && ok.request.kind === 'ambient' && ok.request.context?.patient_info).toEqual({
       date_of_birth: '1980-02-29',
@@ -68,7 +102,7 @@ describe('a new visit', () => {
     });
     expect(checkDraft({ ...draft, dateOfBirth: '1981-02-29' }).ok).toBe(false);
     // Typed as people write it, sent as the service wants it.
-    const typed = checkDraft({ ...draft, dateOfBirth: '9 Apr 1961' }, NOW, 'en-GB');
+    const typed = checkDraft({ ...draft, dateOfBirth: '9 Apr 1961' }, { now: NOW, locale: 'en-GB' });
     expect(typed.ok && typed.request.kind === 'ambient' && typed.request.context?.patient_info).toEqual({
       date_of_birth: '1961-04-09',
       sex: 'FEMALE',
@@ -76,7 +110,9 @@ describe('a new visit', () => {
   });
 
   it('needs at least one note section', () => {
-    expect(checkDraft({ ...newDraft(NOW, 'FAMILY_MEDICINE'), sections: [] })).toEqual({
+    expect(
+      checkDraft({ ...newDraft(NOW, 'FAMILY_MEDICINE'), encounterId: 'visit20261122090507', sections: [] }),
+    ).toEqual({
       ok: false,
       problems: { 'context.sections': 'Note sections must include at least one section.' },
     });
@@ -96,6 +132,7 @@ describe('forms', () => {
   it('sends each form as exactly one of a template or a schema', () => {
     const checked = checkDraft({
       ...newDraft(NOW, 'FAMILY_MEDICINE'),
+      encounterId: 'visit20261122090507',
       forms: [
         { kind: 'template', templateId: 'VITALS_ASSESSMENT' },
         { kind: 'custom', form: vitals },
@@ -143,6 +180,7 @@ describe('forms', () => {
   it('refuses the same form twice and passes custom form problems up under the form', () => {
     const twice = checkDraft({
       ...newDraft(NOW, 'FAMILY_MEDICINE'),
+      encounterId: 'visit20261122090507',
       forms: [
         { kind: 'template', templateId: 'VITALS_ASSESSMENT' },
         { kind: 'template', templateId: 'VITALS_ASSESSMENT' },

@@ -39,6 +39,11 @@ export type FormDraft = { kind: 'template'; templateId: string } | { kind: 'cust
 /** The visit details as the clinician fills them in before pressing Start. */
 export interface EncounterDraft {
   encounterId: string;
+  /**
+   * The encounter ID is the demo's made-up one (demoEncounterId), not yet edited: outside the demo it
+   * counts as none, so a visit is never filed under an ID the EHR never had (issue 37).
+   */
+  madeUpForDemo?: boolean;
   specialty: Specialty;
   sections: string[];
   /** As typed (see date-of-birth.ts for the forms it may take), or '' (not given). */
@@ -55,10 +60,15 @@ export interface EncounterDraft {
   consent: { given: boolean; method: ConsentMethod };
 }
 
-/** A fresh draft: an id from the local date and time, so Start works without typing anything. */
-export function newDraft(now: Date, specialty: Specialty): EncounterDraft {
+/**
+ * A fresh draft. Its encounter ID starts empty: a visit link or the clinician fills it in, as the EHR
+ * has it. The built-in demo has no EHR: there it is made up from the date and time, and marked as the
+ * demo's, so Start works without typing anything.
+ */
+export function newDraft(now: Date, specialty: Specialty, demo = false): EncounterDraft {
   return {
-    encounterId: encounterIdFor(now),
+    encounterId: demo ? demoEncounterId(now) : '',
+    ...(demo ? { madeUpForDemo: true } : {}),
     specialty,
     sections: [...DEFAULT_SECTIONS],
     dateOfBirth: '',
@@ -70,9 +80,14 @@ export function newDraft(now: Date, specialty: Specialty): EncounterDraft {
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
-/** An id from the local date and time (letters and digits only, as the service requires). */
-export function encounterIdFor(now: Date): string {
-  return `visit${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+/** The demo's made-up ID, from the local date and time (letters and digits only, as the service requires). */
+export function demoEncounterId(now: Date): string {
+  return `demo${now.getFullYear()}${pad(now.getMonth() + 1)}${pad(now.getDate())}${pad(now.getHours())}${pad(now.getMinutes())}${pad(now.getSeconds())}`;
+}
+
+/** The encounter ID the draft really has: the demo's made-up one is none outside the demo. */
+export function typedEncounterId(draft: EncounterDraft, demo: boolean): string {
+  return draft.madeUpForDemo === true && !demo ? '' : draft.encounterId;
 }
 
 export const emptyCustomForm = (): CustomFormDraft => ({
@@ -169,19 +184,37 @@ function tooSmallRule(top: string | undefined, part: string | undefined): string
   return 'must not be empty';
 }
 
+/** What the check needs besides the draft: the clinician's settings as they bear on this visit. */
+export interface DraftCheckOptions {
+  now?: Date;
+  locale?: string | undefined;
+  /** The organisation's consent rule and the words said to the patient. */
+  consent?: { mode: ConsentMode; wording: string } | undefined;
+  /** The built-in demo: its made-up encounter ID counts. */
+  demo?: boolean;
+  /** A telehealth visit (the call's sound recorded): the visit is marked a video visit. */
+  video?: boolean;
+}
+
 /**
  * The whole draft checked as main will check it: either the request to send, or the problems by
  * field (encounter paths as in ENCOUNTER_LABELS, custom forms as "forms.N.<editor path>").
  */
 export function checkDraft(
   draft: EncounterDraft,
-  now: Date = new Date(),
-  locale?: string,
-  consent: { mode: ConsentMode; wording: string } = { mode: 'off', wording: '' },
+  {
+    now = new Date(),
+    locale,
+    consent = { mode: 'off', wording: '' },
+    demo = false,
+    video = false,
+  }: DraftCheckOptions = {},
 ): { ok: true; request: StartEncounter } | { ok: false; problems: Record<string, string> } {
   const problems: Record<string, string> = {};
-  // As the EHR prints it; the service gets its letters and digits (encounter-id.ts).
-  const encounterId = readEncounterId(draft.encounterId);
+  // As the EHR prints it; the service gets its letters and digits (encounter-id.ts), History shows
+  // it as typed.
+  const typed = typedEncounterId(draft, demo);
+  const encounterId = readEncounterId(typed);
   if (encounterId.kind === 'problem') problems.encounterId = encounterId.problem;
   if (consent.mode === 'required' && !draft.consent.given)
     problems.consent = 'Check that the patient agreed to be recorded first: your organisation requires it.';
@@ -202,6 +235,8 @@ export function checkDraft(
   const request = {
     kind: 'ambient' as const,
     encounterId: encounterId.kind === 'id' ? encounterId.sent : '',
+    ...(encounterId.kind === 'id' && encounterId.changed ? { shownAs: typed.trim() } : {}),
+    ...(video ? { video: true as const } : {}),
     context: {
       provider_specialty: draft.specialty,
       sections: draft.sections,

@@ -3,6 +3,7 @@ import type { ScribeApi } from '../../shared/contract';
 import { DEFAULT_SPECIALTY, type FormTemplate } from '../../shared/service';
 import { templateSections } from '../../shared/note-templates';
 import { checkDraft, newDraft, type EncounterDraft } from '../encounter/draft';
+import type { Settings } from '../../shared/settings';
 import type { AppState } from './app-store';
 
 export interface EncounterSlice {
@@ -46,12 +47,12 @@ export const createEncounterSlice =
     /** The draft checked as main will check it, with the consent the settings ask for. */
     function check(draft: EncounterDraft): ReturnType<typeof checkDraft> {
       const settings = get().settings;
-      return checkDraft(
-        draft,
-        now(),
-        undefined,
-        settings ? { mode: settings.consent, wording: settings.consentWording } : undefined,
-      );
+      return checkDraft(draft, {
+        now: now(),
+        consent: settings ? { mode: settings.consent, wording: settings.consentWording } : undefined,
+        demo: isDemo(settings),
+        video: settings?.visitAudio === 'telehealth',
+      });
     }
 
     return {
@@ -67,7 +68,7 @@ export const createEncounterSlice =
         if (existing) return existing;
         const settings = get().settings;
         const draft = {
-          ...newDraft(now(), settings?.providerSpecialty ?? DEFAULT_SPECIALTY),
+          ...newDraft(now(), settings?.providerSpecialty ?? DEFAULT_SPECIALTY, isDemo(settings)),
           // The clinician's template, remembered between launches.
           ...(settings ? { sections: templateSections(settings.noteTemplate, settings.noteSections) } : {}),
         };
@@ -77,6 +78,8 @@ export const createEncounterSlice =
 
       editDraft(patch) {
         const draft = { ...get().ensureDraft(), ...patch };
+        // An ID typed, pasted or set by a link is the EHR's, even where the demo made one up first.
+        if ('encounterId' in patch) delete draft.madeUpForDemo;
         // The problems a refused Start named for the edited fields are checked again at once (issue
         // 31): each goes away as soon as it is fixed, and stays, as worded, while it is not (no new
         // alert at every keystroke). A field with no problem gets one only at the next Start, never
@@ -106,7 +109,11 @@ export const createEncounterSlice =
             ? templateSections(settings.noteTemplate, settings.noteSections)
             : previous.sections;
         set({
-          draft: { ...newDraft(now(), previous.specialty), sections, forms: previous.forms },
+          draft: {
+            ...newDraft(now(), previous.specialty, isDemo(settings)),
+            sections,
+            forms: previous.forms,
+          },
           draftProblems: {},
           draftEdited: false,
           patientDetailsTyped: false,
@@ -133,6 +140,11 @@ export const createEncounterSlice =
       },
     };
   };
+
+/** The built-in demo (no EHR: its visits may have a made-up encounter ID). */
+export function isDemo(settings: Settings | null): boolean {
+  return settings?.service.kind === 'builtin-sandbox';
+}
 
 /** The details that belong to one patient's visit, not to the clinician's way of working. */
 const PATIENT_KEYS: (keyof EncounterDraft)[] = ['encounterId', 'dateOfBirth', 'sex', 'consent'];

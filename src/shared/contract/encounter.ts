@@ -70,10 +70,19 @@ const checkedContextSchema = sessionContextSchema.superRefine((context, ctx) => 
   }
 });
 
+/**
+ * The encounter ID as the clinician typed it or the link gave it, when that is not exactly what the
+ * service gets ("ENC-2024-00871" for ENC202400871): History shows it so, to match the EHR (issue 37).
+ */
+const shownAsSchema = z.string().trim().min(1).max(1000).optional();
+
 export const startEncounterSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('ambient'),
     encounterId: encounterIdSchema,
+    shownAs: shownAsSchema,
+    /** A telehealth visit (the call's sound recorded with the room's): its note says "Video visit". */
+    video: z.literal(true).optional(),
     context: checkedContextSchema.optional(),
     /**
      * Forms to fill from the same visit: main runs a form-filling session beside the ambient one
@@ -86,6 +95,7 @@ export const startEncounterSchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('form'),
     encounterId: encounterIdSchema,
+    shownAs: shownAsSchema,
     formItems: z.array(formContextItemSchema).min(1, { message: 'must have at least one form' }).max(20),
     consent: givenConsentSchema.optional(),
   }),
@@ -184,6 +194,7 @@ export const formFeedbackSchema = z.object({
 /** Names people see for the encounter fields, so a refusal names the field as the UI labels it. */
 export const ENCOUNTER_LABELS: Record<string, string> = {
   encounterId: 'Encounter ID',
+  shownAs: 'Encounter ID',
   'context.patient_info.date_of_birth': 'Date of birth',
   'context.patient_info.sex': 'Sex',
   'context.sections': 'Note sections',

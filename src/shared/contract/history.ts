@@ -25,6 +25,10 @@ export type HistoryState = (typeof HISTORY_STATES)[number];
  */
 export const historyEntrySchema = z.object({
   encounterId: z.string(),
+  /** The encounter ID as typed, where it differs from what the service got (issue 37). */
+  shownAs: z.string().max(1000).optional(),
+  /** A telehealth visit: the call's sound was recorded with the room's. */
+  video: z.literal(true).optional(),
   sessionId: z.string(),
   formSessionId: z.string().optional(),
   kind: z.enum(['ambient', 'form']),

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   AudioChunk,
   HistoryEntry,
@@ -10,29 +9,16 @@ import type { RecorderTiming } from '../recorder/recorder-types';
 import type { Clock, Logger } from '../ports';
 import type { Poll } from '../results/results-poller';
 import type { FormContextItem } from '../../../shared/service';
-import type { DeliveryTarget } from '../../../shared/delivery-target';
-import { deliveryTargetOf, type ServiceSession } from './service-session';
+import type { ServiceSession } from './service-session';
 import { UserFacingError } from '../user-facing-error';
 import { createSpooledVisits } from './spooled-visits';
 import { deliverVisit, type DeliveryDeps, type DeliveryLeg } from './visit-delivery';
 import { DISK_REFUSED_NOTICE, IDLE, toView } from './visit-view';
-import { openLeg, releaseLeg, type Leg } from './visit-leg';
-import { legsOf, STOPPED, visitRecorders, type VisitLegs } from './visit-recorders';
+import { startedVisitRecord } from './visit-record';
+import { openEncounter, type ActiveEncounter } from './open-encounter';
+import { releaseLeg, type Leg } from './visit-leg';
+import { legsOf, STOPPED, visitRecorders } from './visit-recorders';
 import { FINAL_STATES, fetchEarlierVisit } from './visit-results';
-
-/**
- * A visit. Its main leg is the session the clinician asked for; an ambient visit with forms has a
- * second, form-filling leg that gets the same chunks, pauses and End (the service keeps ambient and
- * form-filling sessions apart, docs/protocol.md).
- */
-interface ActiveEncounter extends VisitLegs {
-  encounterId: string;
-  session: ServiceSession;
-  /** The service and account it is recorded for (History shows it; its audio goes nowhere else). */
-  deliverTo: DeliveryTarget;
-  /** The recording failed before End: its legs are let go, its audio waits in the spool for Try again. */
-  failed?: boolean;
-}
 
 export interface EncounterControllerDeps {
   clock: Clock;
@@ -106,30 +92,22 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     }
     starting = true;
     try {
-      const encounter = await openEncounter(request, session, timing);
+      const encounter = await openEncounter(deps, request, session, timing, onDiskFailure);
       // The visit before: an ended one goes on delivering on its own; a cancelled or failed one is let go.
       if (active && !active.ending) releaseLegs(active);
       active = encounter;
-      deps.onVisit?.({
-        encounterId: request.encounterId,
-        sessionId: encounter.sessionId,
-        ...(encounter.formLeg ? { formSessionId: encounter.formLeg.sessionId } : {}),
-        kind: request.kind,
-        state: 'recording',
-        startedAt: deps.clock.now(),
-        audioKept: encounter.spool !== undefined,
-        deliverTo: encounter.deliverTo,
-        // The patient's consent as the clinician attested it, by the provider recording the visit.
-        ...(request.consent
-          ? {
-              consent: {
-                ...request.consent,
-                at: deps.clock.now(),
-                providerId: encounter.deliverTo.providerId,
-              },
-            }
-          : {}),
-      });
+      deps.onVisit?.(
+        startedVisitRecord(
+          request,
+          {
+            sessionId: encounter.sessionId,
+            formSessionId: encounter.formLeg?.sessionId,
+            audioKept: encounter.spool !== undefined,
+            deliverTo: encounter.deliverTo,
+          },
+          deps.clock.now(),
+        ),
+      );
       // What the clinician sees is the main leg; the form leg follows the same chunks and verbs.
       encounter.recorder.onChange((snapshot) => {
         if (active === encounter) deps.onRecorderChange(toView(encounter, snapshot, diskNotice(encounter)));
@@ -140,59 +118,6 @@ export function createEncounterController(deps: EncounterControllerDeps) {
     } finally {
       starting = false;
     }
-  }
-
-  async function openEncounter(
-    request: StartEncounter,
-    session: ServiceSession,
-    timing: Partial<RecorderTiming>,
-  ): Promise<ActiveEncounter> {
-    await session.auth.current();
-    // Signed in: a standard partner's provider is known now. The visit's audio goes nowhere else.
-    const deliverTo = deliveryTargetOf(session);
-    const spoolKey = deps.spool ? await deps.spool.key() : undefined;
-    const legFor = (kind: Leg['kind'], id: string, visitSessionId?: string) =>
-      openLeg({
-        kind,
-        sessionId: id,
-        session,
-        clock: deps.clock,
-        log: deps.log,
-        timing: { ...timing, ...deps.recorderTiming },
-        ...(deps.spool && spoolKey
-          ? {
-              spool: {
-                root: deps.spool.root,
-                key: spoolKey,
-                encounterId: request.encounterId,
-                visitSessionId,
-                deliverTo,
-              },
-            }
-          : {}),
-        onDiskFailure: () => onDiskFailure(id),
-      });
-    const sessionId =
-      request.kind === 'ambient'
-        ? await session.rest.createAmbientSession(request.encounterId, randomUUID())
-        : await session.rest.createFormSession(request.encounterId);
-    // protocol: Ambient session (post context before opening the stream)
-    if (request.kind === 'ambient' && request.context)
-      await session.rest.postAmbientContext(sessionId, request.context);
-    if (request.kind === 'form') await session.rest.postFormContext(sessionId, request.formItems);
-    let formLeg: Leg | undefined;
-    if (request.kind === 'ambient' && request.formItems?.length) {
-      const formSessionId = await session.rest.createFormSession(request.encounterId);
-      await session.rest.postFormContext(formSessionId, request.formItems);
-      formLeg = legFor('form', formSessionId, sessionId);
-    }
-    return {
-      ...legFor(request.kind, sessionId),
-      encounterId: request.encounterId,
-      session,
-      deliverTo,
-      ...(formLeg ? { formLeg } : {}),
-    };
   }
 
   /**

@@ -8,8 +8,9 @@ import {
 import { SPECIALTIES, STANDARD_SECTIONS, type SectionName } from '../../../shared/service';
 import { dateInWords, numericExample, readDateOfBirth } from '../../encounter/date-of-birth';
 import { localIsoDate } from '../../../shared/local-date';
-import { SEX_CHOICES, type EncounterDraft } from '../../encounter/draft';
+import { SEX_CHOICES, typedEncounterId, type EncounterDraft } from '../../encounter/draft';
 import { readEncounterId, sentAsHint } from '../../../shared/encounter-id';
+import { isDemo } from '../../store/encounter-slice';
 import { useAppStore } from '../../store/use-app-store';
 import { Field } from '../Field';
 import { FormsPicker } from './FormsPicker';
@@ -30,6 +31,7 @@ export function EncounterForm() {
   const edit = useAppStore((s) => s.editDraft);
   const settingsLoaded = useAppStore((s) => s.settings !== null);
   const settingsTemplate = useAppStore((s) => s.settings?.noteTemplate);
+  const demo = useAppStore((s) => isDemo(s.settings));
   const saveSettings = useAppStore((s) => s.saveSettings);
   const sectionsId = useId();
   // A date being typed is judged once the field is left (or at Start); the date understood shows at once.
@@ -40,9 +42,16 @@ export function EncounterForm() {
   if (!draft) return null;
 
   // Taken as the EHR prints it, checked as typed; what is sent is said when it differs (issue 31).
-  const id = readEncounterId(draft.encounterId);
-  const idProblem = (id.kind === 'problem' ? id.problem : undefined) ?? problems.encounterId;
-  const idHint = id.kind === 'id' && id.changed ? sentAsHint(id.sent) : 'As printed in your EHR.';
+  // Empty until typed or linked, except in the demo, whose made-up ID says it is the demo's.
+  const typedId = typedEncounterId(draft, demo);
+  const id = readEncounterId(typedId);
+  const idProblem = (typedId && id.kind === 'problem' ? id.problem : undefined) ?? problems.encounterId;
+  const idHint =
+    draft.madeUpForDemo && demo
+      ? 'Made up for the demo. A real visit takes the ID your EHR shows.'
+      : id.kind === 'id' && id.changed
+        ? sentAsHint(id.sent)
+        : 'As printed in your EHR.';
   const set =
     <K extends keyof EncounterDraft>(key: K) =>
     (value: EncounterDraft[K]) =>
@@ -73,7 +82,7 @@ export function EncounterForm() {
           {(control) => (
             <input
               {...control}
-              value={draft.encounterId}
+              value={typedId}
               autoComplete="off"
               spellCheck={false}
               // Room for the dashes and spaces an EHR prints; the 255 letters and digits the

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { useAppStore } from '../../store/use-app-store';
 
 /** How long Undo is offered after "Finished" (main keeps the edits in memory as long). */
-const UNDO_MS = 10_000;
+export const UNDO_MS = 10_000;
 
 /**
  * "In the EHR" (issue 29): the clinician marks the visit finished once its note is in the EHR.

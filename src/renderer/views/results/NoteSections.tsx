@@ -1,8 +1,9 @@
-import { useId, type ReactNode } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import type { SummarySection } from '../../../shared/service';
 import { useAppStore } from '../../store/use-app-store';
 import { EditableSection } from '../note/EditableSection';
-import { FinishControl } from '../note/FinishControl';
+import { FinishControl, UNDO_MS } from '../note/FinishControl';
+import { FinishedNote } from '../note/FinishedNote';
 import { editedNoteText, sectionKey } from '../note/note-edits';
 import { itemTitle, noteGroups, type NoteItem } from '../../results/note-groups';
 import { COPY_ALL_SHORTCUT } from '../shortcuts';
@@ -37,9 +38,11 @@ export function NoteSections({
   const draft = useAppStore((s) => (s.noteDraft?.sessionId === sessionId ? s.noteDraft : null));
   const notice = useAppStore((s) => s.noteNotice);
   // Finished: the edits left this computer with it; Undo (beside Copy all) makes it editable again.
-  const finished = useAppStore(
-    (s) => s.history.find((e) => e.sessionId === sessionId)?.finishedAt !== undefined,
-  );
+  const finishedAt = useAppStore((s) => s.history.find((e) => e.sessionId === sessionId)?.finishedAt);
+  const finished = finishedAt !== undefined;
+  // Past Undo the note is in the EHR: the service's original no longer poses as it (issue 37).
+  const sealed = usePast(finishedAt === undefined ? undefined : finishedAt + UNDO_MS);
+  if (finished && sealed) return <FinishedNote sections={sections} finishedAt={finishedAt} />;
   return (
     <section aria-labelledby={headingId}>
       <div className="note-section-head">
@@ -84,6 +87,17 @@ export function NoteSections({
       })}
     </section>
   );
+}
+
+/** Whether the clock has passed `at` (false until then, re-rendering when it does). */
+function usePast(at: number | undefined): boolean {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (at === undefined) return;
+    const timer = setTimeout(() => setNow(Date.now()), Math.max(0, at - Date.now()));
+    return () => clearTimeout(timer);
+  }, [at]);
+  return at !== undefined && now >= at;
 }
 
 /** A heading ("Subjective") over the sections the template puts under it. */

@@ -46,7 +46,12 @@ export function RecordingPane() {
   // Whole minutes for the title: the seconds are VisitClock's alone, so this view does not render
   // again every second.
   const elapsedMinutes = useAppStore((s) => Math.floor(elapsedSeconds(s) / 60));
-  const encounterId = useAppStore((s) => s.recorder?.encounterId);
+  // As the EHR prints it (History has it from Start), not as the service got it (issue 37).
+  const encounterId = useAppStore(
+    (s) =>
+      s.history.find((entry) => entry.sessionId === s.recorder?.sessionId)?.shownAs ??
+      s.recorder?.encounterId,
+  );
   const sessionId = useAppStore((s) => s.recorder?.sessionId);
   const sending = state === 'streaming' || state === 'connecting';
   const pausedByYou = state === 'paused';

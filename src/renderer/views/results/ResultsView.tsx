@@ -1,22 +1,22 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
-import type { HistoryEntry } from '../../shared/contract';
-import { isTerminalStatus } from '../../shared/service';
-import { consentLine } from '../../shared/consent';
-import { formatClock } from '../results/format';
-import { formTitle } from '../results/form-text';
-import { onVisitClock } from '../results/visit-times';
-import { useAppStore } from '../store/use-app-store';
-import { CopyAnnouncer } from './results/CopyButton';
-import { useVisitPatientLine } from './visit-patient';
-import { FormFeedback } from './results/FormFeedback';
-import { SignInButton } from './SignInPanel';
-import { FormTable } from './results/FormTable';
-import { toggleHighlight, type Highlight } from './results/highlight';
-import { NoteSections } from './results/NoteSections';
-import { ResultsTimeline } from './results/ResultsTimeline';
-import { Transcript } from './results/Transcript';
-import './results/results.css';
+import type { HistoryEntry } from '../../../shared/contract';
+import { isTerminalStatus } from '../../../shared/service';
+import { formatClock } from '../../results/format';
+import { formTitle } from '../../results/form-text';
+import { onVisitClock } from '../../results/visit-times';
+import { useAppStore } from '../../store/use-app-store';
+import { CopyAnnouncer } from './CopyButton';
+import { useVisitPatientLine } from '../visit-patient';
+import { FormFeedback } from './FormFeedback';
+import { SignInButton } from '../SignInPanel';
+import { FormTable } from './FormTable';
+import { toggleHighlight, type Highlight } from './highlight';
+import { NoteSections } from './NoteSections';
+import { ResultsTimeline } from './ResultsTimeline';
+import { Transcript } from './Transcript';
+import { visitRecordLines } from '../../results/visit-record-lines';
+import './results.css';
 
 /** The service's words for its states, as a clinician would say them. */
 const STATUS_WORDS: Record<string, string> = {
@@ -39,11 +39,6 @@ export function ResultsView() {
 }
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const clockTime = new Intl.DateTimeFormat(undefined, {
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
 
 /** Which visit this is: its encounter, when it was and how long it lasted (from History). */
 function visitLine(entry: HistoryEntry | undefined): string {
@@ -52,7 +47,7 @@ function visitLine(entry: HistoryEntry | undefined): string {
     entry.endedAt !== undefined
       ? ` · ${formatClock(Math.round((entry.endedAt - entry.startedAt) / 1_000))}`
       : '';
-  return `${dateTime.format(entry.startedAt)}${length}`;
+  return `${entry.video ? 'Video visit · ' : ''}${dateTime.format(entry.startedAt)}${length}`;
 }
 
 function ResultsCard() {
@@ -60,7 +55,8 @@ function ResultsCard() {
   const heading = useRef<HTMLHeadingElement>(null);
   const sessionId = useAppStore((s) => s.resultsFor ?? s.recorder?.sessionId);
   const entry = useAppStore((s) => s.history.find((e) => e.sessionId === sessionId));
-  const encounterId = useAppStore((s) => entry?.encounterId ?? s.recorder?.encounterId);
+  // As the EHR prints it, where the service got only its letters and digits (issue 37).
+  const encounterId = useAppStore((s) => entry?.shownAs ?? entry?.encounterId ?? s.recorder?.encounterId);
   // The patient (History keeps no patient details; main keeps them sealed with the note).
   const patientLine = useVisitPatientLine(sessionId);
   // The pane turns to this visit by itself after End: focus goes to its heading, so that the next
@@ -92,9 +88,10 @@ function ResultsCard() {
       : kind === 'form'
         ? 'Filling the forms…'
         : 'Writing the note…';
-  // The patient's consent, as History keeps it with the visit (issue 29): in the header, and the
-  // last line of Copy all.
-  const consent = entry?.consent ? consentLine(entry.consent, (at) => clockTime.format(at)) : undefined;
+  // What the record of the visit needs besides the note (issues 29 and 37): a video visit, and
+  // the patient's consent, dated; in the header, and the last lines of Copy all.
+  const recordLines = visitRecordLines(entry, (at) => dateTime.format(at));
+  const consent = entry?.consent ? recordLines.at(-1) : undefined;
   const onHighlight = (next: Highlight) => setHighlight((current) => toggleHighlight(current, next));
   // On the visit's own clock: the times the recording screen showed, not the service's.
   const transcript = useMemo(
@@ -108,7 +105,7 @@ function ResultsCard() {
         <NoteSections
           sessionId={results.sessionId}
           sections={results.summary}
-          {...(consent ? { closingLines: [consent] } : {})}
+          {...(recordLines.length > 0 ? { closingLines: recordLines } : {})}
           highlight={highlight}
           onHighlight={onHighlight}
           transcriptId={transcript ? transcriptId : undefined}

@@ -1,9 +1,10 @@
 import { useEffect, useId, useState } from 'react';
-import type { HistoryEntry, HistoryState } from '../../shared/contract';
-import { describeTarget, serviceOf } from '../../shared/delivery-target';
-import { isToFinish } from '../store/history-slice';
-import { RECORDING_STATES } from '../store/recording-states';
-import { useAppStore } from '../store/use-app-store';
+import type { HistoryEntry, HistoryState } from '../../../shared/contract';
+import { describeTarget, serviceOf } from '../../../shared/delivery-target';
+import { isToFinish } from '../../store/history-slice';
+import { RECORDING_STATES } from '../../store/recording-states';
+import { useAppStore } from '../../store/use-app-store';
+import { railEncounterId } from './rail-id';
 import { fullTime, railTime } from './rail-time';
 import './rail.css';
 
@@ -18,19 +19,14 @@ const STATE_WORDS: Record<HistoryState, string> = {
   cancelled: 'Discarded',
 };
 
-const clockTime = new Intl.DateTimeFormat(undefined, {
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-
 /**
  * The visits recorded on this computer, newest first. Opening one fetches its note from the
  * service again: this device keeps no note text or transcript.
  *
  * Read at the end of a clinic day (issue 31): each row is two short lines, the encounter, its time
  * and its action, then its state, so a day of visits fits the rail; the visit the pane shows is
- * marked (aria-current).
+ * marked (aria-current). The visit being recorded stands first, under "Now", and each ID reads as
+ * the EHR prints it (issue 37).
  */
 export function HistoryView() {
   const headingId = useId();
@@ -56,9 +52,11 @@ export function HistoryView() {
     (entry.deliverTo.service !== service || entry.deliverTo.providerId !== providerId);
   useEffect(() => void load(), [load]);
   if (history.length === 0 && !error) return null;
-  // The notes still to go into the EHR stand apart (issue 29), this provider's only.
-  const toFinish = history.filter((entry) => isToFinish(entry, providerId));
-  const others = history.filter((entry) => !toFinish.includes(entry));
+  // The visit being recorded first (issue 37), then the notes still to go into the EHR (issue 29),
+  // this provider's only, then the rest.
+  const recordingNow = history.filter((entry) => entry.sessionId === recordingSession);
+  const toFinish = history.filter((entry) => !recordingNow.includes(entry) && isToFinish(entry, providerId));
+  const others = history.filter((entry) => !recordingNow.includes(entry) && !toFinish.includes(entry));
   const rows = (entries: HistoryEntry[], labelledBy: string, testId: string) => (
     <table aria-labelledby={labelledBy} data-testid={testId}>
       <thead>
@@ -72,63 +70,66 @@ export function HistoryView() {
         </tr>
       </thead>
       <tbody>
-        {entries.slice(0, 20).map((entry) => (
-          <tr
-            key={entry.sessionId}
-            data-state={entry.state}
-            data-actions={finishable(entry) ? 'two' : 'one'}
-            aria-current={entry.sessionId === openSession ? 'true' : undefined}
-          >
-            <td className="history-time">
-              <time
-                dateTime={new Date(entry.startedAt).toISOString()}
-                title={fullTime.format(entry.startedAt)}
-              >
-                {railTime(entry.startedAt, now)}
-              </time>
-            </td>
-            <td className="history-encounter" title={entry.encounterId}>
-              {entry.encounterId}
-            </td>
-            <td className="history-state">
-              {entry.finishedAt !== undefined ? 'Finished: in the EHR' : STATE_WORDS[entry.state]}
-              {entry.consent && (
-                <span className="muted history-consent" data-testid="history-consent">
-                  {' '}
-                  · consent {entry.consent.method}, {clockTime.format(entry.consent.at)}
-                </span>
-              )}
-              {waitsElsewhere(entry) && (
-                <span className="muted history-elsewhere" data-testid="history-elsewhere">
-                  {' '}
-                  · recorded for {describeTarget(entry.deliverTo!)}: sent only there
-                </span>
-              )}
-            </td>
-            <td className="history-action">
-              {finishable(entry) && (
-                <InterruptedActions
-                  encounterId={entry.encounterId}
-                  sessionId={entry.sessionId}
-                  verb={entry.state === 'failed' ? 'Try again' : 'Finish'}
-                />
-              )}
-              {entry.state !== 'cancelled' &&
-                !finishable(entry) &&
-                entry.state !== 'finishing' &&
-                entry.sessionId !== recordingSession && (
-                  <button
-                    type="button"
-                    className="link-button"
-                    aria-label={`Open ${entry.encounterId}`}
-                    onClick={() => void reopen(entry.sessionId)}
-                  >
-                    {entry.state === 'failed' || entry.state === 'processing' ? 'Check again' : 'Open'}
-                  </button>
+        {entries.slice(0, 20).map((entry) => {
+          const id = railEncounterId(entry);
+          return (
+            <tr
+              key={entry.sessionId}
+              data-state={entry.state}
+              data-actions={finishable(entry) ? 'two' : 'one'}
+              aria-current={entry.sessionId === openSession ? 'true' : undefined}
+            >
+              <td className="history-time">
+                <time
+                  dateTime={new Date(entry.startedAt).toISOString()}
+                  title={fullTime.format(entry.startedAt)}
+                >
+                  {railTime(entry.startedAt, now)}
+                </time>
+              </td>
+              <td className="history-encounter" title={id.full}>
+                {id.shown}
+              </td>
+              <td className="history-state">
+                {entry.finishedAt !== undefined ? 'Finished: in the EHR' : STATE_WORDS[entry.state]}
+                {entry.consent && (
+                  <span className="muted history-consent" data-testid="history-consent">
+                    {' '}
+                    · consent {entry.consent.method}, {railTime(entry.consent.at, now)}
+                  </span>
                 )}
-            </td>
-          </tr>
-        ))}
+                {waitsElsewhere(entry) && (
+                  <span className="muted history-elsewhere" data-testid="history-elsewhere">
+                    {' '}
+                    · recorded for {describeTarget(entry.deliverTo!)}: sent only there
+                  </span>
+                )}
+              </td>
+              <td className="history-action">
+                {finishable(entry) && (
+                  <InterruptedActions
+                    encounterId={id.full}
+                    sessionId={entry.sessionId}
+                    verb={entry.state === 'failed' ? 'Try again' : 'Finish'}
+                  />
+                )}
+                {entry.state !== 'cancelled' &&
+                  !finishable(entry) &&
+                  entry.state !== 'finishing' &&
+                  entry.sessionId !== recordingSession && (
+                    <button
+                      type="button"
+                      className="link-button"
+                      aria-label={`Open ${id.full}`}
+                      onClick={() => void reopen(entry.sessionId)}
+                    >
+                      {entry.state === 'failed' || entry.state === 'processing' ? 'Check again' : 'Open'}
+                    </button>
+                  )}
+              </td>
+            </tr>
+          );
+        })}
       </tbody>
     </table>
   );
@@ -160,6 +161,14 @@ export function HistoryView() {
           {error}
         </p>
       )}
+      {recordingNow.length > 0 && (
+        <>
+          <h3 className="history-group" id={`${headingId}-now`}>
+            Now
+          </h3>
+          {rows(recordingNow, `${headingId}-now`, 'history-now')}
+        </>
+      )}
       {toFinish.length > 0 && (
         <>
           <h3 className="history-group" id={`${headingId}-to-finish`}>
@@ -170,12 +179,16 @@ export function HistoryView() {
       )}
       {others.length > 0 && (
         <>
-          {toFinish.length > 0 && (
+          {(toFinish.length > 0 || recordingNow.length > 0) && (
             <h3 className="history-group" id={`${headingId}-others`}>
-              Finished and others
+              {toFinish.length > 0 ? 'Finished and others' : 'Earlier'}
             </h3>
           )}
-          {rows(others, toFinish.length > 0 ? `${headingId}-others` : headingId, 'history-others')}
+          {rows(
+            others,
+            toFinish.length > 0 || recordingNow.length > 0 ? `${headingId}-others` : headingId,
+            'history-others',
+          )}
         </>
       )}
     </section>

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { railEncounterId } from './rail-id';
+
+describe('an encounter ID in the rail', () => {
+  it('reads as the EHR prints it, not as the service got it', () => {
+    expect(railEncounterId({ encounterId: 'ENC202400871', shownAs: 'ENC-2024-00871' })).toEqual({
+      shown: 'ENC-2024-00871',
+      full: 'ENC-2024-00871',
+    });
+    expect(railEncounterId({ encounterId: 'bed12' }).shown).toBe('bed12');
+  });
+
+  it('a long one is cut in the middle so the end that tells visits apart shows', () => {
+    const ids = ['ENC-2024-000-00871', 'ENC-2024-000-00872', 'ENC-2024-000-00873'].map((id) =>
+      railEncounterId({ encounterId: id.replace(/-/g, ''), shownAs: id }),
+    );
+    expect(ids.map((id) => id.shown)).toEqual(['ENC-2024-…00871', 'ENC-2024-…00872', 'ENC-2024-…00873']);
+    expect(ids[0]!.full).toBe('ENC-2024-000-00871');
+    expect(new Set(ids.map((id) => id.shown)).size).toBe(3);
+  });
+});
