@@ -203,7 +203,7 @@ test('another clinician signed in on the same laptop sees none of the first oneâ
     // dr-first's window again, locked at once: only dr-first's PIN opens it; dr-second's opens nothing.
     await expect(page.getByTestId('lock-screen')).toContainText('Only dr-first can open it again.');
     await unlockWithPin(page, '2222');
-    await expect(page.getByRole('alert')).toHaveText('That PIN is not right. 4 tries left.');
+    await expect(page.getByRole('alert')).toHaveText('That PIN is not right. 9 tries left.');
     await expect(page.getByText('Only dr-first wrote this.')).toHaveCount(0);
     await unlockWithPin(page, '1111');
     // Back where the lock found the window: Settings, saved.

@@ -12,8 +12,8 @@ import { choosePin, openSettings, saveAndGoBack, unlockWithPin } from './support
 /**
  * Issue 29: a Bearer partner's token is the organisation's, so it proves nothing about who sits at
  * the exam-room laptop. The clinician's own PIN does: chosen at their first sign-in here, asked
- * for by the locked window, and five wrong tries send them to a full sign-in that only IT's
- * partner token allows. A proxy in front of the sandbox writes down every call the app makes, to
+ * for by the locked window; wrong tries slow down after the third (issue 37), and the tenth sends
+ * them to a full sign-in that only IT's partner token allows. A proxy in front of the sandbox writes down every call the app makes, to
  * show that a locked or signed-out window makes none on the clinician's behalf.
  */
 
@@ -47,7 +47,7 @@ const everythingInThePage = (page: Page) =>
 async function launchOnPolicy(
   browser: Browser,
   policyFor: (serviceUrl: string, sandboxUrl: string) => Record<string, unknown>,
-  options: { countCalls?: boolean } = {},
+  options: { countCalls?: boolean; movableClock?: boolean } = {},
 ) {
   const dir = await mkdtemp(join(tmpdir(), 'scribe-unlock-'));
   const sandbox = await startSandboxProcess({
@@ -58,7 +58,9 @@ async function launchOnPolicy(
   const service = options.countCalls ? await startCountingProxy(sandbox.url) : undefined;
   const policyFile = join(dir, 'policy.json');
   await writeFile(policyFile, JSON.stringify(policyFor(service?.url ?? sandbox.url, sandbox.url)));
-  const host = await startHostProcess(join(dir, 'data'), ['--policy', policyFile]);
+  const host = await startHostProcess(join(dir, 'data'), ['--policy', policyFile], {
+    movableClock: options.movableClock === true,
+  });
   const page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
   await page.context().grantPermissions(['microphone']);
   await page.clock.install();
@@ -67,6 +69,11 @@ async function launchOnPolicy(
     page,
     /** Every call the app made to the service (countCalls), in order. */
     calls: service?.calls ?? [],
+    /** Moves main's clock and the page's on by `ms` (movableClock): a long wait passes at once. */
+    async passTime(ms: number) {
+      await host.moveClock(ms);
+      await page.clock.fastForward(ms);
+    },
     async close() {
       await host.stop();
       await service?.close();
@@ -76,7 +83,7 @@ async function launchOnPolicy(
   };
 }
 
-test('a Bearer partner’s clinician: their own PIN opens the locked window; a wrong one opens nothing and calls nothing; five send them to a full sign-in', async ({
+test('a Bearer partner’s clinician: their own PIN opens the locked window; a wrong one opens nothing and calls nothing; wrong ones slow down, and ten send them to a full sign-in', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
@@ -90,7 +97,7 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
       providerId: 'dr-pin',
       demoAllowed: false,
     }),
-    { countCalls: true },
+    { countCalls: true, movableClock: true },
   );
   try {
     const { page } = app;
@@ -132,10 +139,10 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
 
     // A wrong PIN opens nothing; nor does a reload; and the service hears nothing meanwhile.
     await unlockWithPin(page, '1111');
-    await expect(page.getByRole('alert')).toHaveText('That PIN is not right. 4 tries left.');
+    await expect(page.getByRole('alert')).toHaveText('That PIN is not right. 9 tries left.');
     await page.screenshot({ path: 'e2e/artifacts/pin-lock.png' });
     await page.reload();
-    await expect(lock).toContainText('4 tries left before you must sign in again.');
+    await expect(lock).toContainText('The PIN you chose for this computer.');
     expect(await everythingInThePage(page)).not.toContain(noteText);
     await page.waitForTimeout(1_000);
     expect(app.calls.slice(callsWhenLocked)).toEqual([]);
@@ -146,14 +153,34 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
     await openVisitFromRail(page, 'pin1');
     await expect(page.getByTestId('section-text').first()).toHaveText(noteText, { timeout: 30_000 });
 
-    // Locked again, and five wrong PINs: the window signs out.
+    // Locked again. Wrong PINs slow down before they block (issue 37): three at once, then a
+    // wait of 30 s the window counts down, with Unlock off; the right PIN is not tried meanwhile.
     await page.clock.fastForward('10:30');
     await expect(lock).toBeVisible();
-    for (const left of [4, 3, 2, 1]) {
+    for (const left of [9, 8]) {
       await unlockWithPin(page, `000${left}`);
-      await expect(page.getByRole('alert')).toHaveText(
-        `That PIN is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`,
+      await expect(page.getByRole('alert')).toHaveText(`That PIN is not right. ${left} tries left.`);
+    }
+    await unlockWithPin(page, '0007');
+    await expect(page.getByRole('alert')).toHaveText(
+      'That PIN is not right. Wait 30 seconds before the next try (7 tries left before IT must reset it).',
+    );
+    await expect(page.getByTestId('pin-wait')).toHaveText(/^Next try in 0:(29|30)$/);
+    await expect(lock.getByRole('button', { name: 'Wait to unlock' })).toBeDisabled();
+    await page.screenshot({ path: 'e2e/artifacts/pin-wait.png' });
+    await expectAccessibleInBothThemes(page, 'a lock that makes the next try wait');
+    // The wait over (main's clock and the page's moved on): the refusal goes with it.
+    await app.passTime(31_000);
+    await expect(page.getByTestId('pin-wait')).toHaveCount(0);
+    await expect(page.getByRole('alert')).toHaveCount(0);
+    await expect(lock).toContainText('7 tries left before IT must reset your PIN.');
+    // Each wrong try after it doubles the wait; the tenth signs the window out.
+    for (const left of [6, 5, 4, 3, 2, 1]) {
+      await unlockWithPin(page, '0000');
+      await expect(page.getByRole('alert')).toContainText(
+        `(${left} ${left === 1 ? 'try' : 'tries'} left before IT`,
       );
+      await app.passTime(2 ** (6 - left) * 60_000 + 1_000);
     }
     await unlockWithPin(page, '0000');
     await expect(
@@ -167,12 +194,20 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
     const callsSignedOut = app.calls.length;
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(
-      page.getByRole('alert').filter({ hasText: 'Too many wrong PINs for dr-pin.' }),
+      page.getByRole('alert').filter({
+        hasText:
+          'dr-pin cannot sign in here until your IT admin enters the partner token again in Settings: too many wrong PINs.',
+      }),
     ).toBeVisible();
     await openVisitFromRail(page, 'pin1');
     await expect(
       page.getByRole('alert').filter({ hasText: 'You signed out: sign in to open a visit.' }),
     ).toBeVisible();
+    // Sign in on the visit pane says why it is refused, there (issue 37: it was silent).
+    await page.getByTestId('results').getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByTestId('sign-in-refused')).toHaveText(
+      'dr-pin cannot sign in here until your IT admin enters the partner token again in Settings: too many wrong PINs.',
+    );
     await page.waitForTimeout(1_000);
     expect(app.calls.slice(callsSignedOut)).toEqual([]);
     await expect(page.locator('.note-section')).toHaveCount(0);
@@ -182,6 +217,9 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
     await page.getByTestId('partner-token').fill(TOKEN);
     await saveAndGoBack(page);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // The new-PIN screen starts clean: the refusal that blocked the old PIN is gone with its cause.
+    await expect(page.getByTestId('pin-setup')).toBeVisible();
+    await expect(page.getByTestId('pin-setup').getByRole('alert')).toHaveCount(0);
     await choosePin(page, '13579');
     await openVisitFromRail(page, 'pin1');
     await expect(page.getByTestId('section-text').first()).toHaveText(noteText, { timeout: 30_000 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonFileStorage } from '../src/main/core/json-file-storage';
-import { silentLogger } from '../src/main/core/ports';
+import { silentLogger, systemClock } from '../src/main/core/ports';
 import { createMemorySecretBox, type SecretBox } from '../src/main/core/secrets/secret-box';
 import type { PrivacyStatus } from '../src/shared/contract';
 import { startSandbox, type Sandbox } from '../sandbox/server';
@@ -176,12 +176,12 @@ describe('the PIN', () => {
     expect(await callVerb(core, 'privacy.lock')).toMatchObject({
       locked: true,
       unlockWith: 'pin',
-      pinTriesLeft: 5,
+      pinTriesLeft: 10,
     });
     expect(await refusal('privacy.unlock')).toBe('Enter your PIN to unlock this window.');
     expect(await refusal('privacy.unlock', { signIn: true })).toBe('Enter your PIN to unlock this window.');
-    expect(await refusal('privacy.unlock', { pin: '1111' })).toBe('That PIN is not right. 4 tries left.');
-    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, pinTriesLeft: 4 });
+    expect(await refusal('privacy.unlock', { pin: '1111' })).toBe('That PIN is not right. 9 tries left.');
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, pinTriesLeft: 9 });
     expect(await refusal('results.get', { sessionId })).toBe(
       'This window is locked: unlock it to open a visit.',
     );
@@ -189,7 +189,7 @@ describe('the PIN', () => {
     expect(await refusal('notes.get', { sessionId })).toBe('answered');
     // The right PIN resets the count.
     await callVerb(core, 'privacy.lock');
-    expect(await callVerb(core, 'privacy.status')).toMatchObject({ pinTriesLeft: 5 });
+    expect(await callVerb(core, 'privacy.status')).toMatchObject({ pinTriesLeft: 10 });
     await callVerb(core, 'privacy.unlock', { pin: '2468' });
 
     // Sign out, then Sign in: the organisation's token signs in, the PIN still opens the window.
@@ -217,17 +217,40 @@ describe('the PIN', () => {
     expect(await refusal('results.get', { sessionId })).toBe('answered');
   });
 
-  it('five wrong PINs sign the window out; only the partner token entered again lets the clinician back', async () => {
-    core = await createTestCore();
+  it('wrong PINs slow down (a wait after the third, doubling), the tenth signs the window out; only the partner token entered again lets the clinician back', async () => {
+    // The wall clock, moved on by the test past each wait (30 s to 32 min).
+    let skipped = 0;
+    core = await createTestCore({ clock: { ...systemClock, now: () => Date.now() + skipped } });
     await useBearerPartner(core, sandbox.url, 'dr-tries');
     await callVerb(core, 'auth.signIn');
     await callVerb(core, 'privacy.setPin', { pin: '8642' });
     const sessionId = await visit('tries1');
     await callVerb(core, 'privacy.lock');
-    for (const left of [4, 3, 2, 1])
+    for (const left of [9, 8])
       expect(await refusal('privacy.unlock', { pin: `000${left}` })).toBe(
-        `That PIN is not right. ${left} ${left === 1 ? 'try' : 'tries'} left.`,
+        `That PIN is not right. ${left} tries left.`,
       );
+    expect(await refusal('privacy.unlock', { pin: '0007' })).toBe(
+      'That PIN is not right. Wait 30 seconds before the next try (7 tries left before IT must reset it).',
+    );
+    const waiting = await callVerb<PrivacyStatus>(core, 'privacy.status');
+    expect(waiting).toMatchObject({ locked: true, pinTriesLeft: 7 });
+    expect(waiting.pinWaitUntil! - (Date.now() + skipped)).toBeGreaterThan(28_000);
+    // During the wait even the right PIN is not tried, and no try is spent.
+    expect(await refusal('privacy.unlock', { pin: '8642' })).toMatch(
+      /^Too many wrong PINs: wait (29|30) seconds before the next try \(7 tries left before IT must reset it\)\.$/,
+    );
+    const waits: string[] = [];
+    for (let left = 6; left >= 1; left -= 1) {
+      const { pinWaitUntil } = await callVerb<PrivacyStatus>(core, 'privacy.status');
+      skipped += pinWaitUntil! - (Date.now() + skipped);
+      const refused = await refusal('privacy.unlock', { pin: '0000' });
+      expect(refused).toContain(`(${left} ${left === 1 ? 'try' : 'tries'} left before IT must reset it)`);
+      waits.push(/Wait (.+) before the next try/.exec(refused)?.[1] ?? refused);
+    }
+    expect(waits).toEqual(['60 seconds', '2 minutes', '4 minutes', '8 minutes', '16 minutes', '32 minutes']);
+    const { pinWaitUntil } = await callVerb<PrivacyStatus>(core, 'privacy.status');
+    skipped += pinWaitUntil! - (Date.now() + skipped);
     expect(await refusal('privacy.unlock', { pin: '0000' })).toBe(
       'Too many wrong PINs: this window signed out. Your IT admin enters the partner token again in Settings; then dr-tries signs in and chooses a new PIN.',
     );
@@ -237,8 +260,8 @@ describe('the PIN', () => {
     });
     expect(await refusal('results.get', { sessionId })).toBe('You signed out: sign in to open a visit.');
     // The right PIN now is no better than a wrong one: Sign in is refused by name.
-    expect(await refusal('auth.signIn')).toMatch(
-      /^Too many wrong PINs for dr-tries\. Your IT admin enters the partner token/,
+    expect(await refusal('auth.signIn')).toBe(
+      'dr-tries cannot sign in here until your IT admin enters the partner token again in Settings: too many wrong PINs.',
     );
     expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({ signedIn: false });
 
@@ -251,14 +274,22 @@ describe('the PIN', () => {
   });
 
   it('a blocked PIN lets nobody in as its clinician: not Settings, not a typed token the service refuses', async () => {
-    core = await createTestCore();
+    let skipped = 0;
+    core = await createTestCore({ clock: { ...systemClock, now: () => Date.now() + skipped } });
     await useBearerPartner(core, sandbox.url, 'dr-victim');
     await callVerb(core, 'auth.signIn');
     await callVerb(core, 'privacy.setPin', { pin: '4321' });
     const sessionId = await visit('victim1');
     await callVerb(core, 'privacy.lock');
-    for (const pin of ['0001', '0002', '0003', '0004']) await refusal('privacy.unlock', { pin });
-    expect(await refusal('privacy.unlock', { pin: '0005' })).toMatch(/^Too many wrong PINs/);
+    for (let tried = 1; tried < 10; tried += 1) {
+      const { pinWaitUntil } = await callVerb<PrivacyStatus>(core, 'privacy.status');
+      if (pinWaitUntil) skipped += pinWaitUntil - (Date.now() + skipped);
+      expect(await refusal('privacy.unlock', { pin: '0000' })).toMatch(/^That PIN is not right/);
+    }
+    skipped += (await callVerb<PrivacyStatus>(core, 'privacy.status')).pinWaitUntil! - (Date.now() + skipped);
+    expect(await refusal('privacy.unlock', { pin: '0005' })).toMatch(
+      /^Too many wrong PINs: this window signed out/,
+    );
 
     // Another provider signs in (the same partner token), then Settings names the victim again:
     // signed out at once.
@@ -268,12 +299,12 @@ describe('the PIN', () => {
     await callVerb(core, 'settings.set', { providerId: 'dr-victim' });
     expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({ signedOutByClinician: true });
     expect(await refusal('results.get', { sessionId })).toBe('You signed out: sign in to open a visit.');
-    expect(await refusal('auth.signIn')).toMatch(/^Too many wrong PINs for dr-victim\./);
+    expect(await refusal('auth.signIn')).toMatch(/^dr-victim cannot sign in here until your IT admin enters the partner token again/);
 
     // Any text typed as the partner token clears nothing: only one the service takes.
     await callVerb(core, 'secrets.setPartnerToken', { token: 'not-the-organisations-token' });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await refusal('auth.signIn')).toMatch(/^Too many wrong PINs for dr-victim\./);
+    expect(await refusal('auth.signIn')).toMatch(/^dr-victim cannot sign in here until your IT admin enters the partner token again/);
     expect(await refusal('results.get', { sessionId })).toBe('You signed out: sign in to open a visit.');
   });
 
@@ -313,7 +344,7 @@ describe('the PIN', () => {
     await useBearerPartner(core, sandbox.url, 'dr-a');
     await callVerb(core, 'auth.signIn');
     expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, clinician: 'dr-a' });
-    expect(await refusal('privacy.unlock', { pin: '2222' })).toBe('That PIN is not right. 4 tries left.');
+    expect(await refusal('privacy.unlock', { pin: '2222' })).toBe('That PIN is not right. 9 tries left.');
     expect(await callVerb(core, 'privacy.unlock', { pin: '1111' })).toMatchObject({ locked: false });
     const sessionId = await visit('minea');
 

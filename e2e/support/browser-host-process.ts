@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 
 export interface HostProcess {
@@ -13,17 +14,40 @@ export interface HostProcess {
   stop(): Promise<void>;
   /** Kills it with SIGKILL: no handler runs, as when the app crashes or is killed. */
   kill(): Promise<void>;
+  /**
+   * Moves the process's wall clock (Date.now) on by `ms`, started with `movableClock`: a wait the
+   * app measures in minutes (a PIN's) passes at once. Timers are not moved.
+   */
+  moveClock(ms: number): Promise<void>;
 }
 
+/** Loaded into the host process with `movableClock`: Date.now plus what the test moved it on by. */
+const MOVABLE_CLOCK = 'e2e/support/movable-clock.mjs';
+
 /** Starts `node out/main/browser.js` as its own process, as `npm run start:browser` does. */
-export async function startHostProcess(dataDir: string, extraArgs: string[] = []): Promise<HostProcess> {
+export async function startHostProcess(
+  dataDir: string,
+  extraArgs: string[] = [],
+  options: { movableClock?: boolean } = {},
+): Promise<HostProcess> {
+  const clockFile = `${dataDir}.clock-moved-ms`;
   const child: ChildProcess = spawn(
     process.execPath,
-    ['out/main/browser.js', '--port', '0', '--data', dataDir, ...extraArgs],
+    [
+      ...(options.movableClock ? ['--import', `./${MOVABLE_CLOCK}`] : []),
+      'out/main/browser.js',
+      '--port',
+      '0',
+      '--data',
+      dataDir,
+      ...extraArgs,
+    ],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
+      env: options.movableClock ? { ...process.env, SCRIBE_TEST_CLOCK_FILE: clockFile } : process.env,
     },
   );
+  let moved = 0;
   const lines = createInterface({ input: child.stdout! });
   const printed = new Map<string, string>();
   const expected = extraArgs.includes('--open') ? ['SCRIBE_URL', 'SCRIBE_LAUNCH_FILE'] : ['SCRIBE_URL'];
@@ -59,6 +83,21 @@ export async function startHostProcess(dataDir: string, extraArgs: string[] = []
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGKILL');
       await once(child, 'exit');
+    },
+    async moveClock(ms) {
+      if (!options.movableClock) throw new Error('start the host with movableClock to move its clock');
+      moved += ms;
+      await writeFile(clockFile, String(moved));
+      const told = new Promise<void>((resolve) => {
+        const heard = (line: string) => {
+          if (line !== `CLOCK_MOVED_MS=${moved}`) return;
+          lines.off('line', heard);
+          resolve();
+        };
+        lines.on('line', heard);
+      });
+      child.kill('SIGUSR2');
+      await told;
     },
   };
 }

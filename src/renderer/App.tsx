@@ -5,7 +5,7 @@ import { useAppStore } from './store/use-app-store';
 import { HistoryView } from './views/rail/HistoryView';
 import { useIdleLock } from './views/idle-lock';
 import { LaunchAddressNeeded } from './views/LaunchAddressNeeded';
-import { LockScreen } from './views/LockScreen';
+import { LockScreen } from './views/lock/LockScreen';
 import { NewVisit } from './views/NewVisit';
 import { PinSetup } from './views/PinSetup';
 import { PolicyProblem } from './views/PolicyProblem';

@@ -247,7 +247,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     clock: deps.clock,
     log: deps.log,
   });
-  const pins = createUnlockPins({ secrets: deps.secrets, log: deps.log });
+  const pins = createUnlockPins({ secrets: deps.secrets, log: deps.log, now: () => deps.clock.now() });
   const privacy = createWindowPrivacy({
     gate: signOutGate,
     pins,
@@ -259,6 +259,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     signOut: () => signOut(),
     onChange: (status) => events.emit('privacy.changed', status),
     log: deps.log,
+    now: () => deps.clock.now(),
   });
   // Before anything is sent on anyone's behalf: the last run's lock and sign-out hold.
   await privacy.restore();

@@ -100,7 +100,10 @@ export const createPrivacySlice =
       },
       receivePrivacy(status) {
         const wasLocked = get().locked;
-        set({ privacy: status });
+        // A new PIN to choose (IT entered the partner token again): the refusal that blocked the
+        // old one no longer holds (issue 37: it stayed, in red, on the new-PIN screen).
+        const pinNeededNow = status.pinNeeded && get().privacy?.pinNeeded !== true;
+        set({ privacy: status, ...(pinNeededNow ? { privacyError: null } : {}) });
         if (status.locked && !wasLocked) {
           // A visit recording keeps its screen; the lock shows once it has ended (App.tsx).
           if (!get().forgetPatientDetails()) return;

@@ -2,7 +2,7 @@ import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-compone
 import { notesToFinish } from '../store/history-slice';
 import { useAppStore } from '../store/use-app-store';
 import { DemoBadge } from './DemoBadge';
-import { SignInStatus } from './SignInPanel';
+import { SignInStatus } from './sign-in/SignInPanel';
 
 /**
  * The compact top bar of the workspace (issue 17): the app's name, a small badge while the demo

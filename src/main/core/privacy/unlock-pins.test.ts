@@ -22,17 +22,58 @@ describe('unlock PINs', () => {
     expect(await pins.check(here, '246810')).toEqual({ ok: true });
   });
 
-  it('counts wrong tries across racing checks, and blocks at the limit', async () => {
-    const pins = createUnlockPins({ secrets: createMemorySecretBox(), log: captureLog() });
+  it('slows wrong tries down before it blocks: after the third a wait of 30 s, doubling; the tenth blocks', async () => {
+    let clock = 1_000_000;
+    const pins = createUnlockPins({ secrets: createMemorySecretBox(), log: captureLog(), now: () => clock });
     await pins.set(here, '1234');
-    const results = await Promise.all(Array.from({ length: MAX_PIN_TRIES }, () => pins.check(here, '9999')));
-    expect(results.map((r) => (r.ok ? -1 : r.triesLeft)).sort()).toEqual([0, 1, 2, 3, 4]);
+    expect(await pins.check(here, '9999')).toEqual({ ok: false, triesLeft: 9 });
+    expect(await pins.check(here, '9999')).toEqual({ ok: false, triesLeft: 8 });
+    expect(await pins.check(here, '9999')).toEqual({ ok: false, triesLeft: 7, waitUntil: clock + 30_000 });
+    expect(await pins.state(here)).toEqual({ kind: 'set', triesLeft: 7, waitUntil: clock + 30_000 });
+    // During the wait nothing is checked, the right PIN neither, and no try is spent.
+    clock += 29_999;
+    expect(await pins.check(here, '1234')).toEqual({
+      ok: false,
+      triesLeft: 7,
+      waitUntil: clock + 1,
+      waiting: true,
+    });
+    const waits: number[] = [];
+    for (let left = 6; left >= 1; left -= 1) {
+      const state = await pins.state(here);
+      clock = state.kind === 'set' && state.waitUntil ? state.waitUntil : clock;
+      const check = await pins.check(here, '9999');
+      expect(check).toMatchObject({ ok: false, triesLeft: left });
+      if (!check.ok && check.waitUntil) waits.push((check.waitUntil - clock) / 1_000);
+    }
+    expect(waits).toEqual([60, 120, 240, 480, 960, 1_920]);
+    clock += 1_920_000;
+    expect(await pins.check(here, '9999')).toEqual({ ok: false, triesLeft: 0 });
     expect(await pins.state(here)).toEqual({ kind: 'blocked' });
-    // Blocked: even the right PIN opens nothing.
+    // Blocked: even the right PIN opens nothing, whenever it is tried.
+    clock += 24 * 3_600_000;
     expect(await pins.check(here, '1234')).toEqual({ ok: false, triesLeft: 0 });
     expect(await pins.clearBlocked('https://other.example.org', 'acme')).toBe(0);
     expect(await pins.clearBlocked(here.service, here.partnerId)).toBe(1);
     expect(await pins.state(here)).toEqual({ kind: 'none' });
+  });
+
+  it('a right PIN before the third wrong one resets the count; racing checks each count or wait', async () => {
+    const clock = 5_000;
+    const pins = createUnlockPins({ secrets: createMemorySecretBox(), log: captureLog(), now: () => clock });
+    await pins.set(here, '1234');
+    await pins.check(here, '9999');
+    await pins.check(here, '9999');
+    expect(await pins.check(here, '1234')).toEqual({ ok: true });
+    expect(await pins.state(here)).toEqual({ kind: 'set', triesLeft: MAX_PIN_TRIES });
+    const results = await Promise.all(Array.from({ length: 5 }, () => pins.check(here, '9999')));
+    expect(results).toEqual([
+      { ok: false, triesLeft: 9 },
+      { ok: false, triesLeft: 8 },
+      { ok: false, triesLeft: 7, waitUntil: 35_000 },
+      { ok: false, triesLeft: 7, waitUntil: 35_000, waiting: true },
+      { ok: false, triesLeft: 7, waitUntil: 35_000, waiting: true },
+    ]);
   });
 
   it('an unreadable store blocks every PIN (fails closed) until the partner token clears it', async () => {
@@ -50,8 +91,9 @@ describe('unlock PINs', () => {
     expect(await pins.state(here)).toEqual({ kind: 'none' });
   });
 
-  it('a store that cannot be written still spends each wrong try, and blocks at the limit', async () => {
+  it('a store that cannot be written still spends each wrong try and keeps each wait, and blocks at the limit', async () => {
     const inner = createMemorySecretBox();
+    let clock = 0;
     const pins = createUnlockPins({
       secrets: {
         ...inner,
@@ -63,12 +105,19 @@ describe('unlock PINs', () => {
         },
       },
       log: captureLog(),
+      now: () => clock,
     });
     let readOnly = false;
     await pins.set(here, '1234');
     readOnly = true;
-    for (let left = MAX_PIN_TRIES - 1; left >= 0; left -= 1)
-      expect(await pins.check(here, '9999')).toEqual({ ok: false, triesLeft: left });
+    for (let left = MAX_PIN_TRIES - 1; left >= 0; left -= 1) {
+      expect(await pins.check(here, '9999')).toMatchObject({ ok: false, triesLeft: left });
+      const state = await pins.state(here);
+      if (state.kind === 'set' && state.waitUntil) {
+        expect(await pins.check(here, '1234')).toMatchObject({ ok: false, triesLeft: left });
+        clock = state.waitUntil;
+      }
+    }
     expect(await pins.state(here)).toEqual({ kind: 'blocked' });
     expect(await pins.check(here, '1234')).toEqual({ ok: false, triesLeft: 0 });
   });

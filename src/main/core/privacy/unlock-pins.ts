@@ -11,16 +11,28 @@ import type { SecretBox } from '../secrets/secret-box';
  * keyboard; the PIN they chose at their first sign-in on this computer does. Kept in the secret
  * box (the OS keychain in the desktop app), never in the clear: scrypt, a memory-hard function,
  * with a random salt per PIN, so a copied keychain entry costs an attacker ~32 MiB and ~0.1 s per
- * guess. A few wrong tries block it until the partner token is entered again (by IT), which is
- * the only credential left that says the organisation vouches for the person.
+ * guess. Wrong tries slow down before they block (issue 37: five in a row, mid-clinic, blocked
+ * recording until IT came): after the third a wait of 30 s, doubling with each one after, and only
+ * the tenth blocks it until the partner token is entered again (by IT), the only credential left
+ * that says the organisation vouches for the person. Ten guesses with waits of 30 s to 32 min in
+ * between (about an hour) leave a 4-digit PIN a 1 in 1,000 chance.
  *
  * One PIN per clinician per service and partner: another provider signing in on the same laptop
  * sets their own, and a PIN for one service means nothing at another.
  */
 
 const SECRET_NAME = 'unlock-pins';
-/** Wrong PINs in a row before the PIN is blocked (Epic Rover and phones allow about as many). */
-export const MAX_PIN_TRIES = 5;
+/** Wrong PINs in a row before the PIN is blocked (phones allow about as many, with waits between). */
+export const MAX_PIN_TRIES = 10;
+/** Wrong PINs in a row answered at once; each one after them starts a wait. */
+export const FREE_PIN_TRIES = 3;
+/** The wait after the first try past the free ones; it doubles with each one after. */
+export const FIRST_PIN_WAIT_MS = 30_000;
+
+/** How long the next try waits after `wrongTries` wrong PINs in a row. */
+export function pinWaitMs(wrongTries: number): number {
+  return wrongTries < FREE_PIN_TRIES ? 0 : FIRST_PIN_WAIT_MS * 2 ** (wrongTries - FREE_PIN_TRIES);
+}
 /** Digits only, as the exam-room keyboards' number pads and the products clinicians know. */
 export const PIN_RULE = { pattern: /^\d{4,12}$/, sentence: 'Use 4 to 12 digits.' } as const;
 /**
@@ -50,6 +62,8 @@ const pinRecordSchema = z.object({
   r: z.number().int().positive(),
   p: z.number().int().positive(),
   wrongTries: z.number().int().nonnegative(),
+  /** When the last wrong PIN was tried (the wait counts from it). */
+  lastWrongAt: z.number().optional(),
   blocked: z.boolean(),
 });
 type PinRecord = z.infer<typeof pinRecordSchema>;
@@ -57,17 +71,25 @@ const pinFileSchema = z.record(z.string(), pinRecordSchema);
 
 export type PinState =
   | { kind: 'none' }
-  | { kind: 'set'; triesLeft: number }
+  /** `waitUntil`: no try is taken before then (epoch ms), after too many wrong ones. */
+  | { kind: 'set'; triesLeft: number; waitUntil?: number }
   /** Too many wrong tries: only entering the partner token again (IT) clears it. */
   | { kind: 'blocked' };
 
-export type PinCheck = { ok: true } | { ok: false; triesLeft: number };
+/**
+ * A wrong PIN (`waitUntil`: the next try waits until then), or one given during a wait (`waiting`:
+ * not checked, and no try spent).
+ */
+export type PinCheck = { ok: true } | { ok: false; triesLeft: number; waitUntil?: number; waiting?: true };
 
 export interface UnlockPins {
   state(clinician: DeliveryTarget): Promise<PinState>;
   /** Sets (or replaces) the clinician's PIN; throws PinRuleError when it breaks the rule. */
   set(clinician: DeliveryTarget, pin: string): Promise<void>;
-  /** A right PIN resets the count; a wrong one spends a try (0 left: blocked). */
+  /**
+   * A right PIN resets the count; a wrong one spends a try (0 left: blocked) and may start a wait;
+   * during a wait nothing is checked.
+   */
   check(clinician: DeliveryTarget, pin: string): Promise<PinCheck>;
   /** The partner token was entered again for this service and partner: blocked PINs go. */
   clearBlocked(service: string, partnerId: string): Promise<number>;
@@ -87,7 +109,8 @@ async function derive(pin: string, salt: Buffer, record: Pick<PinRecord, 'N' | '
   return scrypt(pin, salt, KEY_BYTES, { N: record.N, r: record.r, p: record.p, maxmem: SCRYPT.maxmem });
 }
 
-export function createUnlockPins(deps: { secrets: SecretBox; log: Logger }): UnlockPins {
+export function createUnlockPins(deps: { secrets: SecretBox; log: Logger; now?: () => number }): UnlockPins {
+  const now = deps.now ?? Date.now;
   // One change at a time: two tries racing must both count.
   let queue: Promise<unknown> = Promise.resolve();
   const serially = <T>(work: () => Promise<T>): Promise<T> => {
@@ -111,7 +134,18 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger }): Unl
    * Wrong tries of this run, kept beside the stored count: a store that cannot be written (a
    * read-only file) must not hand out unlimited tries.
    */
-  const wrongThisRun = new Map<string, number>();
+  const wrongThisRun = new Map<string, { tries: number; at: number }>();
+  /** Wrong tries in a row and when the last was, the stored ones or this run's, whichever is more. */
+  const wrongOf = (key: string, record: PinRecord | undefined) => {
+    const run = wrongThisRun.get(key);
+    const stored = { tries: record?.wrongTries ?? 0, at: record?.lastWrongAt ?? 0 };
+    return run && run.tries >= stored.tries ? run : stored;
+  };
+  /** The end of the wait after these wrong tries; undefined when there is none now. */
+  const waitUntilOf = (wrong: { tries: number; at: number }) => {
+    const until = wrong.at + pinWaitMs(wrong.tries);
+    return pinWaitMs(wrong.tries) > 0 && until > now() ? until : undefined;
+  };
   const write = (records: Record<string, PinRecord>) =>
     deps.secrets.set(SECRET_NAME, JSON.stringify(records));
 
@@ -121,10 +155,10 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger }): Unl
       if (unreadable) return { kind: 'blocked' };
       const record = records[keyOf(clinician)];
       if (!record) return { kind: 'none' };
-      const wrongTries = Math.max(record.wrongTries, wrongThisRun.get(keyOf(clinician)) ?? 0);
-      return record.blocked || wrongTries >= MAX_PIN_TRIES
-        ? { kind: 'blocked' }
-        : { kind: 'set', triesLeft: MAX_PIN_TRIES - wrongTries };
+      const wrong = wrongOf(keyOf(clinician), record);
+      if (record.blocked || wrong.tries >= MAX_PIN_TRIES) return { kind: 'blocked' };
+      const waitUntil = waitUntilOf(wrong);
+      return { kind: 'set', triesLeft: MAX_PIN_TRIES - wrong.tries, ...(waitUntil ? { waitUntil } : {}) };
     },
     set(clinician, pin) {
       if (!PIN_RULE.pattern.test(pin)) return Promise.reject(new PinRuleError(PIN_RULE.sentence));
@@ -152,28 +186,39 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger }): Unl
         const key = keyOf(clinician);
         const { records, unreadable } = await read();
         const record = records[key];
-        const wrongBefore = Math.max(record?.wrongTries ?? 0, wrongThisRun.get(key) ?? 0);
+        const wrong = wrongOf(key, record);
+        const wrongBefore = wrong.tries;
         if (unreadable || !record || record.blocked || wrongBefore >= MAX_PIN_TRIES)
           return { ok: false, triesLeft: 0 };
+        // Within a wait nothing is tried: not the right PIN either, so guessing gains nothing.
+        const waiting = waitUntilOf(wrong);
+        if (waiting !== undefined)
+          return { ok: false, triesLeft: MAX_PIN_TRIES - wrongBefore, waitUntil: waiting, waiting: true };
         const expected = Buffer.from(record.hash, 'base64');
         // Any text is hashed: a wrong shape costs a try like a wrong PIN, and takes as long.
         const actual = await derive(pin, Buffer.from(record.salt, 'base64'), record);
         if (actual.length === expected.length && timingSafeEqual(actual, expected)) {
           wrongThisRun.delete(key);
-          if (record.wrongTries > 0) await write({ ...records, [key]: { ...record, wrongTries: 0 } });
+          if (record.wrongTries > 0) {
+            const { lastWrongAt: _forgotten, ...rest } = record;
+            await write({ ...records, [key]: { ...rest, wrongTries: 0 } });
+          }
           return { ok: true };
         }
         // Counted in memory first, so a write that fails still spends the try.
         const wrongTries = wrongBefore + 1;
-        wrongThisRun.set(key, wrongTries);
+        const at = now();
+        wrongThisRun.set(key, { tries: wrongTries, at });
         const blocked = wrongTries >= MAX_PIN_TRIES;
-        await write({ ...records, [key]: { ...record, wrongTries, blocked } }).catch((error: unknown) =>
-          deps.log.warn('privacy: a wrong PIN could not be counted in the store; counted for this run', {
-            error: (error as Error).name,
-          }),
+        await write({ ...records, [key]: { ...record, wrongTries, lastWrongAt: at, blocked } }).catch(
+          (error: unknown) =>
+            deps.log.warn('privacy: a wrong PIN could not be counted in the store; counted for this run', {
+              error: (error as Error).name,
+            }),
         );
         deps.log.warn('privacy: a wrong PIN', { triesLeft: MAX_PIN_TRIES - wrongTries });
-        return { ok: false, triesLeft: MAX_PIN_TRIES - wrongTries };
+        const waitUntil = blocked ? undefined : waitUntilOf({ tries: wrongTries, at });
+        return { ok: false, triesLeft: MAX_PIN_TRIES - wrongTries, ...(waitUntil ? { waitUntil } : {}) };
       });
     },
     clearBlocked(service, partnerId) {
@@ -183,7 +228,7 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger }): Unl
         for (const [key, record] of Object.entries(records)) {
           const [recordService, recordPartner] = JSON.parse(key) as [string, string, string];
           if (recordService !== service || recordPartner !== partnerId) continue;
-          if (record.blocked || (wrongThisRun.get(key) ?? 0) >= MAX_PIN_TRIES) {
+          if (record.blocked || (wrongThisRun.get(key)?.tries ?? 0) >= MAX_PIN_TRIES) {
             delete records[key];
             wrongThisRun.delete(key);
             cleared += 1;

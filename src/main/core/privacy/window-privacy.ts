@@ -45,6 +45,8 @@ export interface WindowPrivacyDeps {
   signOut(): Promise<void>;
   onChange(status: PrivacyStatus): void;
   log: Logger;
+  /** The clock PIN waits are measured on (the PINs' own). */
+  now?: () => number;
 }
 
 /** Whose window is locked, as it was then: the unlock is theirs, whatever the settings say since. */
@@ -92,12 +94,14 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
   /** PINs are for clinicians whose sign-in proves nothing: not the demo's, not a standard partner's. */
   const usesPin = (who: LockedFor) => !who.demo && who.model !== 'standard' && who.target.providerId !== '';
 
-  const method = async (who: LockedFor): Promise<{ with: UnlockMethod; triesLeft?: number }> => {
+  const method = async (
+    who: LockedFor,
+  ): Promise<{ with: UnlockMethod; triesLeft?: number; waitUntil?: number | undefined }> => {
     // Nothing of a patient to protect: the demo's, or nobody known to sign in as.
     if (who.demo || who.target.providerId === '') return { with: 'continue' };
     if (who.model === 'standard') return { with: 'identity-provider' };
     const pin = await pins.state(who.target);
-    if (pin.kind === 'set') return { with: 'pin', triesLeft: pin.triesLeft };
+    if (pin.kind === 'set') return { with: 'pin', triesLeft: pin.triesLeft, waitUntil: pin.waitUntil };
     if (pin.kind === 'blocked') return { with: 'pin', triesLeft: 0 };
     // Never chose one (the window asks at the first sign-in): nothing to prove it with.
     return { with: 'continue' };
@@ -116,6 +120,7 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
       locked: gate.locked(),
       unlockWith: how.with,
       ...(how.triesLeft !== undefined ? { pinTriesLeft: how.triesLeft } : {}),
+      ...(how.waitUntil !== undefined ? { pinWaitUntil: how.waitUntil } : {}),
       ...(who.target.providerId ? { clinician: who.target.providerId } : {}),
       pinNeeded,
     };
@@ -224,11 +229,9 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
       if (check.ok) return unlocked(who.target);
       if (check.triesLeft > 0) {
         await changed();
-        throw new UserFacingError(
-          'invalid_request',
-          `That PIN is not right. ${check.triesLeft} ${check.triesLeft === 1 ? 'try' : 'tries'} left.`,
-          [{ field: 'pin', message: 'is not right' }],
-        );
+        throw new UserFacingError('invalid_request', wrongPinSentence(check, (deps.now ?? Date.now)()), [
+          { field: 'pin', message: check.waiting ? 'must wait before the next try' : 'is not right' },
+        ]);
       }
       // The last try: the window signs out, and the PIN stays blocked until IT acts.
       await signOutBlocked();
@@ -272,7 +275,8 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
         if (pin.kind === 'blocked')
           throw new UserFacingError(
             'invalid_request',
-            `Too many wrong PINs for ${here.target.providerId}. ${blockedSentence(here.target.providerId)}`,
+            // One sentence, said wherever Sign in was pressed (issue 37: it was refused silently).
+            `${here.target.providerId} cannot sign in here until your IT admin enters the partner token again in Settings: too many wrong PINs.`,
           );
         if (pin.kind === 'set') lockFor(lockedAsNow(here));
       }
@@ -303,6 +307,28 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
       return changed();
     },
   };
+}
+
+/**
+ * What a refused PIN says (issue 37): whether it was checked, the wait before the next try, and the
+ * tries left before IT must reset it.
+ */
+function wrongPinSentence(
+  check: { triesLeft: number; waitUntil?: number; waiting?: true },
+  now: number,
+): string {
+  const tries = `${check.triesLeft} ${check.triesLeft === 1 ? 'try' : 'tries'} left before IT must reset it`;
+  const wait = check.waitUntil === undefined ? undefined : waitWords(check.waitUntil - now);
+  if (check.waiting) return `Too many wrong PINs: wait ${wait} before the next try (${tries}).`;
+  if (wait) return `That PIN is not right. Wait ${wait} before the next try (${tries}).`;
+  return `That PIN is not right. ${check.triesLeft} ${check.triesLeft === 1 ? 'try' : 'tries'} left.`;
+}
+
+/** A wait in words: "30 seconds", "2 minutes", "32 minutes". */
+function waitWords(ms: number): string {
+  const seconds = Math.max(1, Math.ceil(ms / 1_000));
+  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  return `${Math.ceil(seconds / 60)} minutes`;
 }
 
 const blockedSentence = (providerId: string) =>

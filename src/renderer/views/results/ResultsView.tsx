@@ -9,7 +9,7 @@ import { useAppStore } from '../../store/use-app-store';
 import { CopyAnnouncer } from './CopyButton';
 import { useVisitPatientLine } from '../visit-patient';
 import { FormFeedback } from './FormFeedback';
-import { SignInButton } from '../SignInPanel';
+import { SignInButton } from '../sign-in/SignInPanel';
 import { FormTable } from './FormTable';
 import { toggleHighlight, type Highlight } from './highlight';
 import { NoteSections } from './NoteSections';
@@ -189,7 +189,7 @@ function ResultsCard() {
             {error}
           </p>
           {/* Signed out (issue 29): nothing opens until the clinician signs in, from here too. */}
-          {signedOut && <SignInButton />}
+          {signedOut && <SignInButton saysRefusal />}
         </div>
       )}
       {(note || forms.length > 0 || transcript) && (

@@ -5,7 +5,7 @@ import { EncounterForm } from '../encounter/EncounterForm';
 import { MicrophoneCheck } from '../MicrophoneCheck';
 import { MicrophonePicker } from '../MicrophonePicker';
 import { SHORTCUTS, useShortcut } from '../shortcuts';
-import { SignInButton, SignInNeeded } from '../SignInPanel';
+import { SignInButton, SignInNeeded } from '../sign-in/SignInPanel';
 import { useFocusOnArrival } from '../focus-on-arrival';
 import { ConsentCheck } from './ConsentCheck';
 import { VisitAudioChoice } from './VisitAudioChoice';

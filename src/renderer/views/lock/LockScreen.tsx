@@ -1,6 +1,8 @@
 import { useEffect, useRef, type FormEvent } from 'react';
-import { useAppStore } from '../store/use-app-store';
-import { PinField } from './PinField';
+import { useAppStore } from '../../store/use-app-store';
+import { formatClock } from '../../results/format';
+import { PinField } from '../PinField';
+import { useNow } from '../use-now';
 
 /**
  * The locked window (issue 29): every note, transcript and patient detail is gone from it, and
@@ -55,6 +57,11 @@ function PinUnlock() {
   const busy = useAppStore((s) => s.privacyBusy);
   const error = useAppStore((s) => s.privacyError);
   const triesLeft = useAppStore((s) => s.privacy?.pinTriesLeft);
+  // After too many wrong PINs main takes no try before then (issue 37): the wait counts down here.
+  const waitUntil = useAppStore((s) => s.privacy?.pinWaitUntil);
+  const now = useNow(waitUntil !== undefined);
+  const waitS = waitUntil !== undefined ? Math.ceil((waitUntil - now) / 1_000) : 0;
+  const waiting = waitS > 0;
   const input = useRef<HTMLInputElement>(null);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -65,16 +72,24 @@ function PinUnlock() {
       input.current.focus();
     }
   };
+  // A refusal that said to wait no longer holds once the wait is over (issue 37: an error goes with
+  // its cause).
+  const problem = error && (waiting || !/\bwait\b/i.test(error)) ? error : undefined;
   // A refusal already says how many tries are left: the hint does not say it twice.
   const hint =
-    !error && triesLeft !== undefined && triesLeft < 5
-      ? `${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left before you must sign in again.`
+    !problem && triesLeft !== undefined && triesLeft < 8
+      ? `${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left before IT must reset your PIN.`
       : 'The PIN you chose for this computer.';
   return (
     <form className="pin-form" onSubmit={(event) => void submit(event)} data-testid="pin-unlock">
-      <PinField label="PIN" hint={hint} problem={error ?? undefined} inputRef={input} testId="pin" />
-      <button type="submit" className="primary-large" disabled={busy}>
-        {busy ? 'Checking…' : 'Unlock'}
+      <PinField label="PIN" hint={hint} problem={problem} inputRef={input} testId="pin" />
+      {waiting && (
+        <p role="timer" aria-live="off" className="pin-wait" data-testid="pin-wait">
+          Next try in {formatClock(waitS)}
+        </p>
+      )}
+      <button type="submit" className="primary-large" disabled={busy || waiting}>
+        {busy ? 'Checking…' : waiting ? 'Wait to unlock' : 'Unlock'}
       </button>
     </form>
   );

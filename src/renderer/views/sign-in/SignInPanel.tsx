@@ -1,5 +1,6 @@
-import type { AuthStatus } from '../../shared/contract';
-import { useAppStore } from '../store/use-app-store';
+import { useState } from 'react';
+import type { AuthStatus } from '../../../shared/contract';
+import { useAppStore } from '../../store/use-app-store';
 
 /** What the built-in sandbox's standard sign-in asks for, said plainly before it opens. */
 function demoNote(auth: AuthStatus): string | undefined {
@@ -78,12 +79,31 @@ export function SignInNeeded() {
   );
 }
 
-/** Sign in, beside the Start it enables. */
-export function SignInButton() {
+/**
+ * Sign in, beside the Start it enables, or on the visit pane of a signed-out window. `saysRefusal`: where nothing else on screen says why a sign-in was refused (the visit
+ * pane), it says so itself, in one sentence.
+ */
+export function SignInButton({ saysRefusal = false }: { saysRefusal?: boolean }) {
   const signIn = useAppStore((s) => s.signIn);
+  const refused = useAppStore((s) => s.authError);
+  // A refusal is said here, where Sign in was pressed (issue 37: on the visit pane it was silent).
+  const [pressed, setPressed] = useState(false);
   return (
-    <button type="button" onClick={() => void signIn()}>
-      Sign in
-    </button>
+    <>
+      <button
+        type="button"
+        onClick={() => {
+          setPressed(true);
+          void signIn();
+        }}
+      >
+        Sign in
+      </button>
+      {saysRefusal && pressed && refused && (
+        <p className="error" role="alert" data-testid="sign-in-refused">
+          {refused}
+        </p>
+      )}
+    </>
   );
 }
