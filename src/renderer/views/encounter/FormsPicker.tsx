@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { emptyCustomForm, type FormDraft } from '../../encounter/draft';
 import { useAppStore } from '../../store/use-app-store';
 import { CustomFormEditor } from './CustomFormEditor';
@@ -18,6 +18,18 @@ export function FormsPicker() {
   const [loading, setLoading] = useState(false);
   const [choice, setChoice] = useState('');
   const selectId = useId();
+  // Where the focus goes after an action whose control is gone or disabled once pressed (issue 37):
+  // "Add a service form…" leaves the list of forms to choose from, "Add form" the form it added.
+  const [focusNext, setFocusNext] = useState<'select' | number | null>(null);
+  const select = useRef<HTMLSelectElement>(null);
+  const items = useRef<(HTMLElement | null)[]>([]);
+  useEffect(() => {
+    if (focusNext === null) return;
+    const target = focusNext === 'select' ? select.current : (items.current[focusNext] ?? null);
+    if (!target) return;
+    target.focus();
+    setFocusNext(null);
+  }, [focusNext, templates, forms.length]);
 
   const setForms = (next: FormDraft[]) => edit({ forms: next });
   const chosenTemplates = new Set(forms.flatMap((f) => (f.kind === 'template' ? [f.templateId] : [])));
@@ -32,7 +44,13 @@ export function FormsPicker() {
         {forms.map((form, index) => (
           <li key={index}>
             {form.kind === 'template' ? (
-              <div className="form-item">
+              <div
+                className="form-item"
+                tabIndex={-1}
+                ref={(element) => {
+                  items.current[index] = element;
+                }}
+              >
                 <span>
                   {titleOf(form.templateId)} <span className="muted">(service form)</span>
                 </span>
@@ -71,6 +89,7 @@ export function FormsPicker() {
             disabled={loading}
             onClick={() => {
               setLoading(true);
+              setFocusNext('select');
               void loadTemplates().finally(() => setLoading(false));
             }}
           >
@@ -79,7 +98,12 @@ export function FormsPicker() {
         ) : (
           <span className="inline-field">
             <label htmlFor={selectId}>Service form</label>
-            <select id={selectId} value={choice} onChange={(event) => setChoice(event.target.value)}>
+            <select
+              id={selectId}
+              ref={select}
+              value={choice}
+              onChange={(event) => setChoice(event.target.value)}
+            >
               <option value="">Choose a form</option>
               {available.map((t) => (
                 <option key={t.form_template_id} value={t.form_template_id}>
@@ -93,6 +117,7 @@ export function FormsPicker() {
               onClick={() => {
                 setForms([...forms, { kind: 'template', templateId: choice }]);
                 setChoice('');
+                setFocusNext(forms.length);
               }}
             >
               Add form

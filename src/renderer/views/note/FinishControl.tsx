@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useAppStore } from '../../store/use-app-store';
 
 /** How long Undo is offered after "Finished" (main keeps the edits in memory as long). */
@@ -19,6 +19,17 @@ export function FinishControl({ sessionId }: { sessionId: string }) {
     const timer = setTimeout(() => setUndoUntil(null), Math.max(0, undoUntil - Date.now()));
     return () => clearTimeout(timer);
   }, [undoUntil]);
+  // Each press replaces its own button (issue 37: the focus fell to the page and the next key was
+  // lost): Finished leaves the focus on what it produced, the status with Undo; Undo on Finished.
+  const [focusAfter, setFocusAfter] = useState<'status' | 'finish' | null>(null);
+  const status = useRef<HTMLSpanElement>(null);
+  const finishButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focusAfter === 'status' && status.current) status.current.focus();
+    else if (focusAfter === 'finish' && finishButton.current) finishButton.current.focus();
+    else return;
+    setFocusAfter(null);
+  }, [focusAfter, finishedAt]);
 
   if (finishedAt === undefined)
     return (
@@ -26,19 +37,31 @@ export function FinishControl({ sessionId }: { sessionId: string }) {
         type="button"
         className="finish-button"
         data-testid="mark-finished"
-        onClick={() => void finish(sessionId).then((done) => done && setUndoUntil(Date.now() + UNDO_MS))}
+        ref={finishButton}
+        onClick={() =>
+          void finish(sessionId).then((done) => {
+            if (!done) return;
+            setUndoUntil(Date.now() + UNDO_MS);
+            setFocusAfter('status');
+          })
+        }
       >
         Finished: it is in the EHR
       </button>
     );
   return (
-    <span className="finished" role="status" data-testid="finished-state">
+    <span className="finished" role="status" data-testid="finished-state" tabIndex={-1} ref={status}>
       ✓ Finished
       {undoUntil !== null && (
         <button
           type="button"
           className="link-button small"
-          onClick={() => void unfinish(sessionId).then(() => setUndoUntil(null))}
+          onClick={() =>
+            void unfinish(sessionId).then(() => {
+              setUndoUntil(null);
+              setFocusAfter('finish');
+            })
+          }
         >
           Undo
         </button>

@@ -1,4 +1,5 @@
-import { useId } from 'react';
+import { useId, useRef } from 'react';
+import { useFocusOnArrival } from '../focus-on-arrival';
 import type { SummarySection } from '../../../shared/service';
 import { sectionTitle } from '../../results/format';
 
@@ -19,10 +20,13 @@ export function FinishedNote({
   finishedAt: number;
 }) {
   const headingId = useId();
+  // Undo's window closing takes Finished and Undo with it: a focus left on them lands here.
+  const status = useRef<HTMLParagraphElement>(null);
+  useFocusOnArrival(status);
   return (
     <section aria-labelledby={headingId} data-testid="finished-note">
       <h3 id={headingId}>Note</h3>
-      <p role="status" className="finished" data-testid="note-in-ehr">
+      <p role="status" className="finished" data-testid="note-in-ehr" tabIndex={-1} ref={status}>
         ✓ In the EHR since {finishedWhen.format(finishedAt)}. Your edits were deleted from this computer when
         you finished it: the EHR has the note as it was sent.
       </p>

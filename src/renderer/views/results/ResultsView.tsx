@@ -8,6 +8,7 @@ import { onVisitClock } from '../../results/visit-times';
 import { useAppStore } from '../../store/use-app-store';
 import { CopyAnnouncer } from './CopyButton';
 import { useVisitPatientLine } from '../visit-patient';
+import { useFocusOnArrival } from '../focus-on-arrival';
 import { FormFeedback } from './FormFeedback';
 import { SignInButton } from '../sign-in/SignInPanel';
 import { FormTable } from './FormTable';
@@ -70,6 +71,8 @@ function ResultsCard() {
   const kindNow = useAppStore((s) => s.recorder?.kind);
   const clearResults = useAppStore((s) => s.clearResults);
   const signedOut = useAppStore((s) => s.auth !== null && !s.auth.signedIn);
+  // Signed in from this pane: its Sign in is gone, and the visit's heading takes the focus.
+  useFocusOnArrival(heading, !signedOut);
   const [highlight, setHighlight] = useState<Highlight | null>(null);
   // The clinician's edits of this note and its forms, kept by main (issue 29), over the service's.
   const loadNoteDraft = useAppStore((s) => s.loadNoteDraft);

@@ -37,6 +37,9 @@ export function SettingsForm(props: {
   const headingId = useId();
   // The partner token is read from its field on Save and never kept in React state.
   const tokenInput = useRef<HTMLInputElement>(null);
+  // Save is disabled while it saves, which takes the focus from it (issue 37: the next key was
+  // lost): the focus goes to what it produced, "Saved." or why not.
+  const saveStatus = useRef<HTMLSpanElement>(null);
   // "Saved." describes the stored values, so it goes away as soon as the form differs from them.
   const [edited, setEdited] = useState(false);
   // And it answers this form's Save: a Save of another page (or the first run's) says nothing here.
@@ -58,10 +61,12 @@ export function SettingsForm(props: {
     if (!settingsOk || !tokenOk) return;
     // The token first: if main cannot store it, the person is still here to see why.
     if (token !== '') {
-      if (!(await savePartnerToken(token, patch.service))) return;
+      const stored = await savePartnerToken(token, patch.service);
+      if (!stored) return saveStatus.current?.focus();
       if (tokenInput.current) tokenInput.current.value = '';
     }
     await saveSettings(patch);
+    saveStatus.current?.focus();
   };
 
   const failed = saveState === 'failed' || tokenState === 'failed';
@@ -102,7 +107,7 @@ export function SettingsForm(props: {
           Save
         </button>
         {props.actions}
-        <span role="status" className="save-state" data-testid="save-state">
+        <span role="status" className="save-state" data-testid="save-state" tabIndex={-1} ref={saveStatus}>
           {savedHere && saveState === 'saved' && !edited && 'Saved.'}
           {savedHere && failed && (saveError ?? 'Not saved: fix the fields marked above.')}
         </span>
