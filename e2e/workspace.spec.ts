@@ -269,9 +269,13 @@ test('a window left alone for 10 minutes locks and forgets the patient, but neve
   await expect(page.getByTestId('lock-screen')).toBeVisible();
   expect(await everythingInThePage(page)).not.toContain(noteText);
 
-  // Continue: a new visit, and the one before in History as a time, an encounter and a state.
+  // Continue: the pane goes back to the visit that was open (issue 37), asked of main again; the
+  // next visit, from New visit, starts empty; History keeps a time, an encounter and a state.
   await expectAccessibleInBothThemes(page, 'lock screen');
   await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 30_000 });
+  await expect(page.locator('.note-section p').first()).toHaveText(noteText);
+  await page.getByRole('button', { name: 'New visit' }).click();
   await expect(page.getByRole('heading', { name: 'Next visit' })).toBeVisible();
   await expect(page.getByLabel('Date of birth')).toHaveValue('');
   await expect(page.getByTestId('history')).toContainText('Note ready');

@@ -105,8 +105,12 @@ describe('privacy on a shared laptop', () => {
     expect(store.getState().draft).toMatchObject({ dateOfBirth: '', sex: '' });
     expect(JSON.stringify(store.getState())).not.toContain('Chest pain');
     expect(JSON.stringify(store.getState())).not.toContain('1961');
+    // The lock kept which visit was on the pane (its session ID, nothing of the patient)…
+    expect(store.getState().visitToReturnTo).toBe('s1');
     await store.getState().unlock();
     expect(store.getState().locked).toBe(false);
+    // …and the pane goes back to it once unlocked (issue 37), asking main for it again.
+    expect(store.getState()).toMatchObject({ resultsFor: 's1', visitToReturnTo: null });
     expect(store.getState().draft?.encounterId).toMatch(/^demo\d{14}$/);
     expect(before).toMatch(/^demo\d{14}$/);
   });

@@ -8,6 +8,7 @@ import { connectScribeApi } from './api/connect';
 import { App } from './App';
 import { createAppMicrophones } from './audio';
 import { bindAppEvents, createAppStore } from './store/app-store';
+import { keepOpenVisitAcrossReload, openVisitBeforeLoad } from './store/open-visit-memory';
 import { AppStoreContext } from './store/use-app-store';
 import './styles.css';
 
@@ -17,13 +18,16 @@ const store = createAppStore(
   createAppMicrophones(() => store.getState().settings),
 );
 bindAppEvents(store, api, Date.now, openSignInTab);
+// The visit on the pane before this load (a reload), read before anything of this load changes it.
+let openBeforeReload = openVisitBeforeLoad(sessionStorage);
+keepOpenVisitAcrossReload(store, sessionStorage);
 onLinkState((link) => {
   store.getState().setLink(link);
   // After a reconnect the core may have restarted: read its state again.
   if (link === 'connected') {
     void store.getState().loadAppInfo();
     // Main may hold the window locked (a reload after the idle lock): the lock screen again.
-    void store.getState().loadPrivacy();
+    const privacyKnown = store.getState().loadPrivacy();
     // Sign-in after settings: whether to sign in by itself depends on them.
     const settingsLoaded = store.getState().loadSettings();
     void settingsLoaded.then(() => store.getState().loadAuth());
@@ -33,6 +37,10 @@ onLinkState((link) => {
       .getState()
       .rejoinRecording(settingsLoaded)
       .finally(() => store.getState().loadVisitLinks());
+    // The note that was open before the reload, once main says whether the window is locked.
+    const returnTo = openBeforeReload;
+    openBeforeReload = null;
+    if (returnTo) void privacyKnown.then(() => store.getState().returnToVisit(returnTo));
   }
 });
 

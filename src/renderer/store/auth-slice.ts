@@ -141,12 +141,23 @@ export const createAuthSlice =
         }
       },
       receiveAuthStatus(status) {
+        const wasSignedIn = get().auth?.signedIn === true;
         set({ auth: status, ...(status.signingIn ? {} : { signInUrl: null }) });
         if (!status.signedIn) return;
         // Another clinician signed in on this laptop (issue 29): nothing of the last one's
         // patients stays on screen, as after a sign-out.
-        if (lastSignedIn !== undefined && status.providerId !== lastSignedIn) get().forgetPatientDetails();
+        const another = lastSignedIn !== undefined && status.providerId !== lastSignedIn;
+        if (another) {
+          get().forgetPatientDetails();
+          // The last clinician's visit is theirs to go back to, not this one's.
+          set({ visitToReturnTo: null });
+        }
         lastSignedIn = status.providerId;
+        // The visit an Open asked for while signed out, refused then: it opens now (issue 37: the
+        // refusal stayed under "Signed in as …" until Open was pressed again).
+        const refused = get().resultsFor;
+        if (!wasSignedIn && !another && refused && get().resultsError && !get().results)
+          void get().reopen(refused);
       },
       receiveSignInUrl(url) {
         set({ signInUrl: url });

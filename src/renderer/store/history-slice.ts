@@ -31,7 +31,9 @@ export const createHistorySlice =
     receiveHistory: (history) => set({ history }),
     async reopen(sessionId) {
       get().clearResults();
-      await get().loadResults(sessionId);
+      // Its patient line too (issue 37: Open on the visit already shown dropped it, since the pane's
+      // visit did not change and nothing asked main for it again).
+      await Promise.all([get().loadResults(sessionId), get().loadPatient(sessionId)]);
     },
     async finishInterrupted(sessionId) {
       get().clearResults();

@@ -21,6 +21,13 @@ export interface PrivacySlice {
   privacyError: string | null;
   /** An unlock or a PIN on its way to main (a PIN check takes a tenth of a second; a sign-in, minutes). */
   privacyBusy: boolean;
+  /**
+   * The visit on screen when the window locked (its session ID, nothing of the patient): it opens
+   * again once unlocked (issue 37: the pane showed an empty next visit instead).
+   */
+  visitToReturnTo: string | null;
+  /** Where the pane goes back to after an unlock or a reload: that visit, asked of main again. */
+  returnToVisit(sessionId: string): void;
   /** Clears the results and the next visit's patient details; false while a visit records. */
   forgetPatientDetails(): boolean;
   /** The idle time passed: forget, and show the lock screen (never while recording). */
@@ -59,8 +66,11 @@ export const createPrivacySlice =
       lockedForIdle: false,
       privacyError: null,
       privacyBusy: false,
+      visitToReturnTo: null,
       forgetPatientDetails() {
         if (RECORDING_STATES.has(get().recorder?.state ?? 'idle')) return false;
+        const onScreen = get().resultsFor;
+        if (onScreen) set({ visitToReturnTo: onScreen });
         get().clearResults();
         get().nextVisit();
         // Main keeps a visit link's visit for when the window is back in use; this window does not.
@@ -111,7 +121,19 @@ export const createPrivacySlice =
         } else if (!status.locked && wasLocked) {
           set({ locked: false, lockedForIdle: false, privacyError: null });
           void get().loadVisitLinks();
+          const back = get().visitToReturnTo;
+          if (back) get().returnToVisit(back);
         }
+      },
+      returnToVisit(sessionId) {
+        set({ visitToReturnTo: null });
+        // Nothing else took the pane meanwhile (a visit recording, a link's visit, a note opened).
+        const taken = get().resultsFor !== null || RECORDING_STATES.has(get().recorder?.state ?? 'idle');
+        if (taken || get().locked) {
+          if (get().locked) set({ visitToReturnTo: sessionId });
+          return;
+        }
+        void get().reopen(sessionId);
       },
     };
   };
