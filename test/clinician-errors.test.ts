@@ -27,6 +27,8 @@ async function storeFor(baseUrl: string) {
   const store = createAppStore(api);
   bindAppEvents(store, api);
   await store.getState().loadSettings();
+  // A real service: the encounter ID is the EHR's, typed (issue 37: none is made up outside the demo).
+  store.getState().editDraft({ encounterId: 'err1' });
   return store;
 }
 
