@@ -29,9 +29,9 @@ const FIDELITY_SPECS = /capture\.spec\.ts/;
  *   new page's first, which alone took 0.40-0.57 s and beside two other tests' Chromiums 1.2-1.9 s
  *   (their load starves the fake devices the new page opens: docs/reliability.md); the bound of
  *   1.5 s measures the app and not the suite;
- * - End on a busy machine (issue 37): it makes its own load, meant for the app alone.
+ * - End, and a reload, on a busy machine (issue 37): they make their own load, meant for the app alone.
  */
-const ALONE_SPECS = /(^|\/)(reload|end-tail-under-load)\.spec\.ts$/;
+const ALONE_SPECS = /(^|\/)(reload|reload-under-load|end-tail-under-load)\.spec\.ts$/;
 /**
  * The telehealth visits (issue 30) judge both sources, microphone and call tab, sample by sample at
  * the service, for the same reason after the rest, two at a time: each plays a call tab through
