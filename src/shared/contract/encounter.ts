@@ -148,6 +148,8 @@ export const recorderViewSchema = z.object({
   backlogMs: z.number(),
   /** Something the clinician must know about this visit's safety (the disk refused its audio). */
   notice: z.string().optional(),
+  /** Time of the visit with no audio while its window reloaded or restarted, ms (absent: none). */
+  missingAudioMs: z.number().nonnegative().optional(),
 });
 export type RecorderView = z.infer<typeof recorderViewSchema>;
 

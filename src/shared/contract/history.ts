@@ -29,6 +29,8 @@ export const historyEntrySchema = z.object({
   shownAs: z.string().max(1000).optional(),
   /** A telehealth visit: the call's sound was recorded with the room's. */
   video: z.literal(true).optional(),
+  /** Time of the visit no audio came for while its window reloaded or restarted, ms (issue 37). */
+  missingAudioMs: z.number().nonnegative().optional(),
   sessionId: z.string(),
   formSessionId: z.string().optional(),
   kind: z.enum(['ambient', 'form']),

@@ -109,8 +109,14 @@ export function createEncounterController(deps: EncounterControllerDeps) {
         ),
       );
       // What the clinician sees is the main leg; the form leg follows the same chunks and verbs.
+      let missingAudioMs = 0;
       encounter.recorder.onChange((snapshot) => {
         if (active === encounter) deps.onRecorderChange(toView(encounter, snapshot, diskNotice(encounter)));
+        // Time without audio (a reload) is kept with the visit, not only shown while it records.
+        if (snapshot.missingAudioMs !== missingAudioMs) {
+          missingAudioMs = snapshot.missingAudioMs;
+          deps.onVisit?.({ sessionId: encounter.sessionId, missingAudioMs });
+        }
         if (snapshot.state === 'failed' && !encounter.ending && !encounter.failed) recordingFailed(encounter);
       });
       for (const leg of legsOf(encounter)) leg.recorder.start();

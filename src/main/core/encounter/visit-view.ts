@@ -26,5 +26,6 @@ export function toView(
     elapsedMs: snapshot.elapsedMs,
     speech: snapshot.speech,
     backlogMs: snapshot.backlogMs,
+    ...(snapshot.missingAudioMs > 0 ? { missingAudioMs: snapshot.missingAudioMs } : {}),
   };
 }

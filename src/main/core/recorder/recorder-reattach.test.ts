@@ -27,6 +27,15 @@ describe('the capturing page goes away and comes back (reload, renderer crash)',
     // The old capture's five chunks, then the new page's three (numbered 0-2 on the chunk channel).
     expect(h.stream.audioSeqs()).toEqual([...range(0, 4), 1_001, 1_002, 1_003]);
     expect(h.recorder.state.elapsedMs).toBe(800);
+    // The 2.5 s between the old page's last chunk and the new page's first (less its own 100 ms)
+    // had no audio: the visit keeps that (issue 37), so the record can say so.
+    expect(h.recorder.state.missingAudioMs).toBe(2_500);
+    // A second reload adds to it.
+    h.recorder.captureDetached();
+    h.clock.advance(1_200);
+    h.recorder.attachCapture();
+    playNewCapture(h, 'S');
+    expect(h.recorder.state.missingAudioMs).toBe(2_500 + 1_200);
   });
 
   it('a page that does not come back within a fresh start’s time is a stall, as before', () => {

@@ -32,6 +32,11 @@ export interface RecorderSnapshot {
   backlogMs: number;
   /** Why the recording failed (state failed), in words fit for the clinician. */
   failure: { reason: string; closeCode?: number } | null;
+  /**
+   * Time of the visit no audio came for while its capture rejoined (a reload, a renderer restart):
+   * from the last chunk of the page that went to the first of the page that came, less that chunk.
+   */
+  missingAudioMs: number;
 }
 
 export function sameSnapshot(a: RecorderSnapshot, b: RecorderSnapshot): boolean {
@@ -44,7 +49,8 @@ export function sameSnapshot(a: RecorderSnapshot, b: RecorderSnapshot): boolean 
     a.bytesAppended === b.bytesAppended &&
     a.bytesAcked === b.bytesAcked &&
     a.failure?.reason === b.failure?.reason &&
-    a.failure?.closeCode === b.failure?.closeCode
+    a.failure?.closeCode === b.failure?.closeCode &&
+    a.missingAudioMs === b.missingAudioMs
   );
 }
 

@@ -90,6 +90,11 @@ export function createRecorder(options: RecorderOptions): Recorder {
   let elapsedMs = 0;
   let speech = false;
   let lastSeq: number | null = null;
+  /** When the last chunk came (the clock's ms), and when the capture before a rejoin last sent one. */
+  let lastChunkAt: number | null = null;
+  let rejoinedAfter: number | null = null;
+  /** The visit's time with no audio across rejoins (issue 37: shown and kept in its record). */
+  let missingAudioMs = 0;
   /** The capture sent its final chunk (End): nothing more of it may follow. */
   let captureFinished = false;
   let failure: RecorderSnapshot['failure'] = null;
@@ -127,6 +132,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       bytesAcked: acked,
       backlogMs: Math.max(0, appended - acked) / PCM_BYTES_PER_MS,
       failure,
+      missingAudioMs,
     };
   }
 
@@ -262,6 +268,12 @@ export function createRecorder(options: RecorderOptions): Recorder {
       if (lifecycle !== 'active' || !acceptSeq(chunk)) return;
       speech = chunk.speech;
       const ms = pcmDurationMs(chunk.pcm);
+      const now = clock.now();
+      if (rejoinedAfter !== null) {
+        missingAudioMs += Math.max(0, Math.round(now - rejoinedAfter - ms));
+        rejoinedAfter = null;
+      }
+      lastChunkAt = now;
       if (pause?.kind === 'manual') return emit(); // privacy: dropped, neither sent nor kept
 
       // Its place on the visit clock stays with it, also in the pre-roll: sent after a pause, it
@@ -304,6 +316,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
       log.info('recorder: a new capture joins the recording', { afterSeq: lastSeq });
       lastSeq = null;
       captureFinished = false;
+      // Its first chunk says how long the visit went without audio (a rejoin before any chunk, none).
+      rejoinedAfter = lastChunkAt;
       if (!pause) watchdog.arm(timing.captureStartMs);
     },
 

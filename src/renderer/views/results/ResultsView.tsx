@@ -48,7 +48,10 @@ function visitLine(entry: HistoryEntry | undefined): string {
     entry.endedAt !== undefined
       ? ` · ${formatClock(Math.round((entry.endedAt - entry.startedAt) / 1_000))}`
       : '';
-  return `${entry.video ? 'Video visit · ' : ''}${dateTime.format(entry.startedAt)}${length}`;
+  const missingS = Math.round((entry.missingAudioMs ?? 0) / 1_000);
+  // Time without audio (a reload mid-visit) stays part of what the visit is (issue 37).
+  const missing = missingS > 0 ? ` · ${missingS} s without audio (the window reloaded)` : '';
+  return `${entry.video ? 'Video visit · ' : ''}${dateTime.format(entry.startedAt)}${length}${missing}`;
 }
 
 function ResultsCard() {

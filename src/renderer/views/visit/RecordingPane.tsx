@@ -47,6 +47,8 @@ export function RecordingPane() {
   // again every second.
   const elapsedMinutes = useAppStore((s) => Math.floor(elapsedSeconds(s) / 60));
   // As the EHR prints it (History has it from Start), not as the service got it (issue 37).
+  // Kept with the visit (issue 37); whole seconds, from half of one.
+  const missingS = useAppStore((s) => Math.round((s.recorder?.missingAudioMs ?? 0) / 1_000));
   const encounterId = useAppStore(
     (s) =>
       s.history.find((entry) => entry.sessionId === s.recorder?.sessionId)?.shownAs ??
@@ -100,6 +102,11 @@ export function RecordingPane() {
       {rejoined && (
         <p className="warning" role="status" data-testid="rejoined-notice">
           {rejoined}
+        </p>
+      )}
+      {missingS > 0 && (
+        <p className="muted" role="status" data-testid="missing-audio">
+          {missingS} s of the visit had no audio while the window reloaded; the note is written without it.
         </p>
       )}
       {notice && (
