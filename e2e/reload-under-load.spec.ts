@@ -1,4 +1,4 @@
-import { keepBusy } from './support/busy-machine';
+import { FAKE_DEVICES_STARVE, keepBusy, loadLeavesFakeDevicesFed } from './support/busy-machine';
 import { expect, startVisit, test, useExternalService, type Watched } from './support/external-service';
 import type { SandboxProcess } from '../sandbox/test-support/sandbox-process';
 import type { Page } from '@playwright/test';
@@ -14,6 +14,7 @@ import { tryTheDemo } from './support/workspace';
  */
 test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
 test.skip(({ target }) => target !== 'browser', 'Browser mode can reload the page and read its chunks.');
+test.skip(!loadLeavesFakeDevicesFed(), FAKE_DEVICES_STARVE);
 
 /** The running time the window shows, in seconds. */
 async function elapsedS(page: Page): Promise<number> {
