@@ -52,7 +52,7 @@ test('from first launch to a note with a filled form, without reading anything',
   await page.getByRole('button', { name: 'Start recording' }).click();
   const state = page.getByTestId('recorder-state');
   await expect(state).toHaveText(/^Recording/);
-  await expect(page.getByTestId('encounter-id')).toHaveText('Encounter bed12visit3');
+  await expect(page.getByTestId('encounter-id')).toHaveText('Encounter bed 12 visit 3');
   await expect(page.getByTestId('recording-patient')).toHaveText(
     /^Female · \d+ years · born (9 April 1961|April 9, 1961)$/,
   );
@@ -106,7 +106,7 @@ test('from first launch to a note with a filled form, without reading anything',
   await expect(vitals.getByRole('row', { name: /Blood pressure/ })).toContainText('120/80');
   await expect(vitals.getByRole('row', { name: /Heart rate/ })).toContainText('72');
   // The note says which visit it belongs to.
-  await expect(page.getByTestId('results-heading')).toHaveText('Encounter bed12visit3');
+  await expect(page.getByTestId('results-heading')).toHaveText('Encounter bed 12 visit 3');
   await expect(page.getByTestId('note-patient')).toHaveText(/^Female · \d+ years · born /);
   await page.screenshot({ path: `e2e/artifacts/visit-results-${scribe.target}.png`, fullPage: true });
   await expectAccessibleInBothThemes(page, 'results: the forms tab, feedback folded');

@@ -26,6 +26,8 @@ export interface PrivacySlice {
    * again once unlocked (issue 37: the pane showed an empty next visit instead).
    */
   visitToReturnTo: string | null;
+  /** When the next PIN try is taken, on this window's clock (main says how long from its status). */
+  pinWaitEndsAt: number | null;
   /** Where the pane goes back to after an unlock or a reload: that visit, asked of main again. */
   returnToVisit(sessionId: string): void;
   /** Clears the results and the next visit's patient details; false while a visit records. */
@@ -67,6 +69,7 @@ export const createPrivacySlice =
       privacyError: null,
       privacyBusy: false,
       visitToReturnTo: null,
+      pinWaitEndsAt: null,
       forgetPatientDetails() {
         if (RECORDING_STATES.has(get().recorder?.state ?? 'idle')) return false;
         const onScreen = get().resultsFor;
@@ -94,8 +97,12 @@ export const createPrivacySlice =
         // Main unreachable: the window stays locked rather than showing what main would refuse.
         await locking.catch(() => undefined);
         const unlocked = await privacyVerb(() => api.call('privacy.unlock', proof));
-        // The last wrong PIN signed the window out: the sign-in beside Start says why.
-        if (!unlocked && !get().locked) set({ authError: get().privacyError });
+        // The last wrong PIN signed the window out: the sign-in beside Start says why, and the visit
+        // that was open is not gone back to (it is the next sign-in's to open).
+        if (!unlocked && !get().locked) set({ authError: get().privacyError, visitToReturnTo: null });
+        // Unlocked by its clinician: the pane goes back to the visit it showed.
+        const back = get().visitToReturnTo;
+        if (unlocked && back) get().returnToVisit(back);
         return unlocked;
       },
       setPin(pin) {
@@ -113,7 +120,11 @@ export const createPrivacySlice =
         // A new PIN to choose (IT entered the partner token again): the refusal that blocked the
         // old one no longer holds (issue 37: it stayed, in red, on the new-PIN screen).
         const pinNeededNow = status.pinNeeded && get().privacy?.pinNeeded !== true;
-        set({ privacy: status, ...(pinNeededNow ? { privacyError: null } : {}) });
+        set({
+          privacy: status,
+          pinWaitEndsAt: status.pinWaitMs ? Date.now() + status.pinWaitMs : null,
+          ...(pinNeededNow ? { privacyError: null } : {}),
+        });
         if (status.locked && !wasLocked) {
           // A visit recording keeps its screen; the lock shows once it has ended (App.tsx).
           if (!get().forgetPatientDetails()) return;
@@ -121,8 +132,6 @@ export const createPrivacySlice =
         } else if (!status.locked && wasLocked) {
           set({ locked: false, lockedForIdle: false, privacyError: null });
           void get().loadVisitLinks();
-          const back = get().visitToReturnTo;
-          if (back) get().returnToVisit(back);
         }
       },
       returnToVisit(sessionId) {

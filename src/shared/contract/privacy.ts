@@ -20,8 +20,11 @@ export const privacyStatusSchema = z.object({
   unlockWith: z.enum(UNLOCK_METHODS),
   /** `pin`: wrong tries left before the clinician is sent to a full sign-in. */
   pinTriesLeft: z.number().int().nonnegative().optional(),
-  /** `pin`: after too many wrong tries, no try is taken before this moment (epoch ms, main's clock). */
-  pinWaitUntil: z.number().optional(),
+  /**
+   * `pin`: after too many wrong tries, how long until the next try is taken, ms from this status
+   * (a duration, not a time: the window counts it down on its own clock).
+   */
+  pinWaitMs: z.number().nonnegative().optional(),
   /** Whose window it is: the provider who unlocks it. */
   clinician: z.string().optional(),
   /**

@@ -120,7 +120,9 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
       locked: gate.locked(),
       unlockWith: how.with,
       ...(how.triesLeft !== undefined ? { pinTriesLeft: how.triesLeft } : {}),
-      ...(how.waitUntil !== undefined ? { pinWaitUntil: how.waitUntil } : {}),
+      ...(how.waitUntil !== undefined
+        ? { pinWaitMs: Math.max(0, how.waitUntil - (deps.now ?? Date.now)()) }
+        : {}),
       ...(who.target.providerId ? { clinician: who.target.providerId } : {}),
       pinNeeded,
     };

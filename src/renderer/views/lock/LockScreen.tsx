@@ -58,7 +58,7 @@ function PinUnlock() {
   const error = useAppStore((s) => s.privacyError);
   const triesLeft = useAppStore((s) => s.privacy?.pinTriesLeft);
   // After too many wrong PINs main takes no try before then (issue 37): the wait counts down here.
-  const waitUntil = useAppStore((s) => s.privacy?.pinWaitUntil);
+  const waitUntil = useAppStore((s) => s.pinWaitEndsAt ?? undefined);
   const now = useNow(waitUntil !== undefined);
   const waitS = waitUntil !== undefined ? Math.ceil((waitUntil - now) / 1_000) : 0;
   const waiting = waitS > 0;
