@@ -72,7 +72,9 @@ function inPhase(projects: Projects): Projects {
 
 export default defineConfig<ScribeTestOptions>({
   testDir: 'e2e',
-  outputDir: 'test-results',
+  // A phase of its own each (npm test): Playwright empties it at the start of a run, and a later
+  // phase must not take an earlier one's traces of a failure with it.
+  outputDir: phase ? `test-results/${phase}` : 'test-results',
   // Each test starts its own app (host, sandbox, Chromium) in its own directories and ports, and
   // most of a test's time is real-time audio playing into the fake microphone, not CPU: three at a
   // time keep a 2-core machine busy without starving the audio (README, "Tests"). On a machine with

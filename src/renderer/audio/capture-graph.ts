@@ -173,8 +173,13 @@ function deliveredAudio(stream: MediaStream): () => number | undefined {
   const track = stream.getAudioTracks()[0] as
     (MediaStreamTrack & { stats?: { deliveredFramesDuration?: unknown } }) | undefined;
   return () => {
-    const ms = track?.stats?.deliveredFramesDuration;
-    return typeof ms === 'number' && Number.isFinite(ms) ? ms : undefined;
+    // Never at the cost of a chunk: an engine whose stats throw (a track that ended) has no count.
+    try {
+      const ms = track?.stats?.deliveredFramesDuration;
+      return typeof ms === 'number' && Number.isFinite(ms) ? ms : undefined;
+    } catch {
+      return undefined;
+    }
   };
 }
 
@@ -214,13 +219,15 @@ async function readyWorklet(
       const data = event.data;
       if (data.type === 'flushed') return onFlushed();
       const { message, ...info } = data;
-      if (!info.final) clock.chunkArrived(performance.now(), info.endTime);
+      // The chunk first: the clock only helps End, and nothing of it may cost audio.
+      const arrivedAt = performance.now();
       options.onChunk(message, {
         index: info.index,
         endTime: info.endTime,
         audioSamples: info.audioSamples,
         final: info.final,
       });
+      if (!info.final) clock.chunkArrived(arrivedAt, info.endTime);
     };
     // A context created without a user gesture may start suspended.
     if (context.state === 'suspended') await context.resume();

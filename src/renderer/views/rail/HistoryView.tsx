@@ -87,7 +87,8 @@ export function HistoryView() {
                   {railTime(entry.startedAt, now)}
                 </time>
               </td>
-              <td className="history-encounter" title={id.full}>
+              {/* The whole ID for a screen reader and the row's name, where the eye gets its ends. */}
+              <td className="history-encounter" title={id.full} aria-label={id.full}>
                 {id.shown}
               </td>
               <td className="history-state">
