@@ -1,3 +1,4 @@
+import { FAKE_DEVICES_STARVE, loadLeavesFakeDevicesFed } from './support/busy-machine';
 import { CALL_TAB_TITLE } from './support/call-tab';
 import { measureVisit } from './support/echo-study';
 import { expect, test } from './support/external-service';
@@ -9,6 +10,11 @@ import { TELEHEALTH } from './support/telehealth-visit';
  * is measured and why.
  */
 test.use({ fakeMicrophone: TELEHEALTH.speakers, callTab: CALL_TAB_TITLE });
+// The study lines two fake captures up (this page's microphone, the call tab's Chromium): with
+// less than two full cores their threads starve and drift apart, which measures Chromium, not the
+// app (at half speed each turn r 0.88-0.95, the echo -23 dB; docs/telehealth.md). The app's echo
+// detector is unit-tested (call-echo.test.ts) and telehealth.spec still records both sources.
+test.skip(!loadLeavesFakeDevicesFed(), FAKE_DEVICES_STARVE);
 test.skip(
   ({ target }) => target !== 'browser',
   'Electron carries chunks over IPC, which a test cannot read; browser mode runs the same renderer code.',
