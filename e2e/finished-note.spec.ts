@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectAccessibleInBothThemes } from './support/axe';
 import { expect, test } from './support/fixtures';
-import { tryTheDemo } from './support/workspace';
+import { recordVisit, tryTheDemo } from './support/workspace';
 
 /**
  * Issue 37, finding 3: a note edited, marked Finished (it is in the EHR) and opened again past Undo
@@ -20,11 +20,7 @@ test('a finished note past Undo: “in the EHR since …”, the service’s ori
   const { page } = scribe;
   await page.setViewportSize({ width: 1366, height: 768 });
   await tryTheDemo(page);
-  await page.getByLabel('Encounter ID').fill('sealed1');
-  await page.getByRole('button', { name: 'Start recording' }).click();
-  await expect(page.getByTestId('elapsed')).toHaveText('0:10', { timeout: 30_000 });
-  await page.getByRole('button', { name: /End visit/ }).click();
-  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
+  await recordVisit(page, 'sealed1', 10);
 
   // The clinician fixes the first section, as it then goes into the EHR.
   const title = (await section(page, 0).getByRole('heading').textContent())!.trim();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
-import { openSettings, tryTheDemo } from './support/workspace';
+import { openSettings, recordVisit, tryTheDemo } from './support/workspace';
 
 /**
  * Issue 37, finding 6: after Add a service form…, Add form, Finished, Undo and Settings' Save the
@@ -48,11 +48,7 @@ test('the focus after Add a service form…, Add form, Finished, Undo and Save: 
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Remove Vital signs' })).toBeFocused();
 
-  await page.getByLabel('Encounter ID').fill('focus1');
-  await page.getByRole('button', { name: 'Start recording' }).click();
-  await expect(page.getByTestId('elapsed')).toHaveText('0:06', { timeout: 30_000 });
-  await page.getByRole('button', { name: /End visit/ }).click();
-  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
+  await recordVisit(page, 'focus1', 6);
 
   await page.getByTestId('mark-finished').click();
   await expect(page.getByTestId('finished-state')).toBeFocused();

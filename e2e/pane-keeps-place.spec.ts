@@ -1,5 +1,5 @@
 import { expect, test } from './support/fixtures';
-import { chooseFromMenu, tryTheDemo } from './support/workspace';
+import { chooseFromMenu, recordVisit, tryTheDemo } from './support/workspace';
 
 /**
  * Issue 37, finding 5: Open on the visit already shown dropped its patient line; Sign out → Open →
@@ -15,12 +15,8 @@ test('the pane keeps its place: Open on the visit shown, a reload, and Sign in a
   const { page } = scribe;
   await page.setViewportSize({ width: 1366, height: 768 });
   await tryTheDemo(page);
-  await page.getByLabel('Encounter ID').fill('place1');
   await page.getByLabel('Date of birth').fill('1961-04-09');
-  await page.getByRole('button', { name: 'Start recording' }).click();
-  await expect(page.getByTestId('elapsed')).toHaveText('0:08', { timeout: 30_000 });
-  await page.getByRole('button', { name: /End visit/ }).click();
-  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
+  await recordVisit(page, 'place1', 8);
   const patient = page.getByTestId('note-patient');
   await expect(patient).toContainText('born');
   const note = (await page.locator('.note-section p').first().textContent())!.trim();

@@ -71,14 +71,6 @@ export async function pageTiming(page: Page): Promise<PageTiming> {
   return page.evaluate(() => window.__pageTiming ?? { sends: [], endPresses: [], deliveredAtPresses: [] });
 }
 
-/** Samples the page has sent since `fromSend` (an index into `sends`). */
-export async function samplesSent(page: Page, fromSend = 0): Promise<number> {
-  return page.evaluate(
-    (from) => (window.__pageTiming?.sends ?? []).slice(from).reduce((sum, s) => sum + s.samples, 0),
-    fromSend,
-  );
-}
-
 /**
  * Ms of audio the page's microphone has delivered (its track's stats): with Chromium's fake
  * microphone, how far into its file it is; 0 before it opens (a last visit's, ended, counts as none).

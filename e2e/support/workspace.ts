@@ -55,3 +55,18 @@ export async function unlockWithPin(page: Page, pin: string): Promise<void> {
   await page.getByTestId('pin').fill(pin);
   await page.getByRole('button', { name: 'Unlock' }).click();
 }
+
+/**
+ * Records a visit on the ready screen as it stands (the demo, or a service already set up): the
+ * encounter ID typed, Start, `seconds` of the conversation, End, and the note. Details to fill
+ * first (a date of birth, forms) are the caller's.
+ */
+export async function recordVisit(page: Page, encounterId: string, seconds: number): Promise<void> {
+  await page.getByLabel('Encounter ID').fill(encounterId);
+  await page.getByRole('button', { name: 'Start recording' }).click();
+  await expect(page.getByTestId('elapsed')).toHaveText(`0:${String(seconds).padStart(2, '0')}`, {
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: /End visit/ }).click();
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
+}
