@@ -54,7 +54,10 @@ async function reach(page: Page, clock: string): Promise<void> {
 
 /** First run against the sandbox, then a visit recording under `encounterId`; its session id there. */
 async function beginVisit(page: Page, sandbox: SandboxProcess, encounterId: string): Promise<string> {
-  test.setTimeout(90_000);
+  // Every step waits for an event; the budget is for the whole visit on a slow, busy machine: at
+  // half speed the visit took 60 s, under load 90 s and more (the service's restart alone, then
+  // the app's next try, up to 30 s after the last, docs/reliability.md).
+  test.setTimeout(240_000);
   await useExternalService(page, sandbox.url);
   await startVisit(page, encounterId);
   return (await sandbox.sessionOf(encounterId)).id;
