@@ -4,7 +4,7 @@ import { encodeAudioChunk } from '../src/shared/contract';
 import type { AppCore } from '../src/main/core/app-core';
 import type { CaptureDeps, SharedCall } from '../src/renderer/audio/capture-types';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
-import type { MicrophoneAccess } from '../src/renderer/store/recording-slice';
+import type { MicrophoneAccess } from '../src/renderer/store/microphone-access';
 import { REJOINED_NOTICE } from '../src/renderer/store/recording-states';
 import { inProcessApi } from './support/in-process-api';
 import { createTestCore } from './support/test-core';
@@ -154,6 +154,49 @@ describe('recording from the store', () => {
     await store.getState().endRecording();
     expect(store.getState().recordingNotice).toBeNull();
     await expect.poll(() => store.getState().results?.done, { timeout: 30_000 }).toBe(true);
+  });
+
+  it('a rejoin the browser holds until a press: the window asks for one, and End is that press, ending on its first try', async () => {
+    const first = createAppStore(inProcessApi(core), scriptedMicrophone(20, []));
+    await first.getState().loadSettings();
+    await first.getState().startRecording();
+    await expect
+      .poll(() => core.router.dispatch('recorder.state', undefined), { timeout: 10_000 })
+      .toMatchObject({ value: { elapsedMs: 2_000 } });
+    core.rendererDetached();
+
+    const log: string[] = [];
+    const api = inProcessApi(core);
+    const microphone = scriptedMicrophone(5, log, api.calls);
+    let pressedOnce = 0;
+    const store = createAppStore(api, {
+      ...microphone,
+      // As the capture graph does under an autoplay rule: nothing opens until `start` is called.
+      start: async (deps) => {
+        let started!: () => void;
+        const running = new Promise<void>((resolve) => (started = resolve));
+        deps.onPressNeeded?.(async () => {
+          pressedOnce += 1;
+          started();
+        });
+        await running;
+        return microphone.start(deps);
+      },
+    });
+    bindAppEvents(store, api);
+    await store.getState().loadSettings();
+    const rejoined = store.getState().rejoinRecording();
+    await expect.poll(() => store.getState().pressNeededSince).toBeGreaterThan(0);
+    expect(log).toEqual([]);
+
+    // End, pressed while the microphone waits: it is the press, and the visit ends with it.
+    await store.getState().endRecording();
+    await rejoined;
+    expect(pressedOnce).toBe(1);
+    expect(store.getState().pressNeededSince).toBeNull();
+    expect(log).toEqual(['microphone on', 'microphone off (main told to end: false)']);
+    expect(api.calls.at(-1)).toBe('recorder.end');
+    expect(store.getState().recordingError).toBeNull();
   });
 
   it('a window that loads with no visit recording opens no microphone', async () => {

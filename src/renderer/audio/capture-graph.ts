@@ -76,6 +76,12 @@ export interface CaptureGraphOptions {
   separateLevels?: boolean;
   /** Each chunk as the worklet finished it. */
   onChunk(message: ArrayBuffer, info: ChunkInfo): void;
+  /**
+   * The context will not run until the clinician presses something on the page (a browser's
+   * autoplay rule, after a reload mid-visit): `start`, called from that press, runs it. Until
+   * then the graph waits, the microphone still closed.
+   */
+  onPressNeeded?(start: () => Promise<void>): void;
 }
 
 /**
@@ -158,6 +164,35 @@ export async function startCaptureGraph(
   }
 }
 
+/** How long a suspended context may take to start by itself before the page asks for a press. */
+const START_WITHOUT_PRESS_MS = 1_000;
+
+/**
+ * Runs a context created suspended. Without a user gesture since the page loaded (a reload
+ * mid-visit), a browser's autoplay rule keeps it suspended and resume() waits: the page is told
+ * that a press is needed, and the context runs once it came. In the desktop app and in tests the
+ * rule is off and this returns at once. Rejects when the context is closed meanwhile (End).
+ */
+async function runContext(context: AudioContext, onPressNeeded: CaptureGraphOptions['onPressNeeded']) {
+  if (context.state !== 'suspended') return;
+  let settle: () => void = () => undefined;
+  const running = new Promise<void>((resolve, reject) => {
+    settle = () => {
+      if (context.state === 'suspended') return;
+      context.removeEventListener('statechange', settle);
+      if (context.state === 'running') resolve();
+      else reject(new Error('the microphone was closed before it could start'));
+    };
+    context.addEventListener('statechange', settle);
+  });
+  // Checked again when resume() answers too: an engine may start it without a statechange.
+  const start = () => context.resume().then(settle, () => undefined);
+  void start();
+  if (await answeredWithin(running, START_WITHOUT_PRESS_MS)) return;
+  onPressNeeded?.(start);
+  await running;
+}
+
 /** Whether `answer` settled within `ms`. */
 async function answeredWithin(answer: Promise<void>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -229,8 +264,7 @@ async function readyWorklet(
       });
       if (!info.final) clock.chunkArrived(arrivedAt, info.endTime);
     };
-    // A context created without a user gesture may start suspended.
-    if (context.state === 'suspended') await context.resume();
+    await runContext(context, options.onPressNeeded);
     return { context, node, flushed, clock };
   } catch (error) {
     await context.close().catch(() => undefined);

@@ -136,6 +136,7 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
     const built = await startCaptureGraph(openStream, {
       ...(deps.contextSampleRate ? { contextSampleRate: deps.contextSampleRate } : {}),
       separateLevels: telehealth,
+      ...(deps.onPressNeeded ? { onPressNeeded: deps.onPressNeeded } : {}),
       onChunk: (message, { endTime, audioSamples, final }) => {
         lastChunkAt = now();
         if (status.state === 'stalled') report({ state: 'recording' });

@@ -69,6 +69,8 @@ export interface CaptureDeps {
    * capture numbers from 0); the rest of the graph gets ready meanwhile. Rejected: none opens.
    */
   microphoneMayOpen?: Promise<unknown>;
+  /** The browser needs a press on the page before the audio can start (capture-graph.ts). */
+  onPressNeeded?(start: () => Promise<void>): void;
   /** No chunk for this long = the capture stalled (unplugged, OS sleep). */
   stallMs?: number;
   now?: () => number;

@@ -1,5 +1,5 @@
 import type { Settings } from '../../shared/settings';
-import type { MicrophoneAccess } from '../store/recording-slice';
+import type { MicrophoneAccess } from '../store/microphone-access';
 import { openCallAudio } from './call-audio';
 import { startCapture } from './capture-session';
 import { ensureMicrophoneAccess, listInputs } from './microphone';

@@ -1,56 +1,14 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { RecorderView, ScribeApi, StartEncounter } from '../../shared/contract';
 import type { Settings } from '../../shared/settings';
-import type {
-  CaptureDeps,
-  CaptureSession,
-  CaptureStatus,
-  MicrophoneCheck,
-  SharedCall,
-} from '../audio/capture-types';
+import type { CaptureSession, CaptureStatus, MicrophoneCheck, SharedCall } from '../audio/capture-types';
 import type { InputDevice } from '../audio/device-choice';
-import type { AudioLevel } from '../audio/level-meter';
 
 import type { AppState } from './app-store';
-import { createCallSharing, type CallAccess, type CallSharingSlice } from './call-sharing';
+import { createCallSharing, type CallSharingSlice } from './call-sharing';
 import { createLevelFeed, type LevelFeed } from './level-feed';
+import type { MicCheckState, MicrophoneAccess, OpenHow } from './microphone-access';
 import { RECORDING_STATES, REJOINED_NOTICE } from './recording-states';
-
-/** How the store starts the microphone: the real capture in the app, a fake in store tests. */
-/** How a visit's capture opens: with the call's sound, or rejoining (the microphone first). */
-type OpenHow = Pick<CaptureDeps, 'microphoneFirst' | 'microphoneMayOpen' | 'call'>;
-
-export type StartCapture = (
-  deps: Pick<CaptureDeps, 'sendChunk' | 'settings' | 'onStatus' | 'onLevel' | keyof OpenHow>,
-) => Promise<CaptureSession>;
-
-/** The microphones, as the store sees them (the browser's media devices in the app). */
-export interface MicrophoneAccess extends CallAccess {
-  start: StartCapture;
-  /** Audio inputs, without the default alias (labels are blank before permission is granted). */
-  listInputs(): Promise<InputDevice[]>;
-  /** Calls back when a device is plugged in or out; returns the unsubscribe. */
-  onDeviceChange(listener: () => void): () => void;
-  /**
-   * Opens the microphone as recording will: whether it may be used and is there, asked before a
-   * visit is created. Rejects with the sentence to show; resolves with the way to let it go, called
-   * once the recording's own microphone is open (the device stays open in between, so it is not
-   * started twice).
-   */
-  ensureAccess(settings: Pick<Settings, 'microphone' | 'audioProcessing'>): Promise<() => void>;
-  /** Opens the microphone for a level check only: nothing is recorded or sent. */
-  check(
-    settings: Pick<Settings, 'microphone' | 'audioProcessing'>,
-    onLevel: (level: AudioLevel) => void,
-  ): Promise<MicrophoneCheck>;
-}
-
-/** The mic check before a visit: off, or on with the device it opened, or a sentence why not. */
-export type MicCheckState =
-  | { state: 'off' }
-  | { state: 'starting' }
-  | { state: 'on'; device: InputDevice; notice?: string }
-  | { state: 'failed'; problem: string };
 
 export interface RecordingSlice extends CallSharingSlice {
   /** Main's recorder, as the last recorder.changed said. */
@@ -64,6 +22,13 @@ export interface RecordingSlice extends CallSharingSlice {
   openingMicrophone: boolean;
   /** Something the clinician should know about this recording (the window reloaded mid-visit). */
   recordingNotice: string | null;
+  /**
+   * Since when (this window's clock) the rejoined recording waits for a press: the browser lets
+   * its audio start only after one (capture-graph.ts); null when it does not wait.
+   */
+  pressNeededSince: number | null;
+  /** The press itself: the rejoined recording's microphone turns on again. */
+  turnMicrophoneOn(): Promise<void>;
   /** Microphones to choose from. */
   inputs: InputDevice[];
   micCheck: MicCheckState;
@@ -117,6 +82,14 @@ export const createRecordingSlice =
     /** Takes the running capture out of the store, so nothing else uses it, and turns it off. */
     // The running mic check, from the moment it was asked for (Start and Stop may come while it opens).
     let check: Promise<MicrophoneCheck | undefined> | undefined;
+    // What starts the rejoined capture, from the press the browser waits for (pressNeededSince).
+    let startOnPress: (() => Promise<void>) | undefined;
+    const pressed = async () => {
+      const start = startOnPress;
+      startOnPress = undefined;
+      set({ pressNeededSince: null });
+      await start?.();
+    };
 
     async function stopCapture(options: { sendTail?: boolean } = {}): Promise<void> {
       const running = capture;
@@ -190,6 +163,8 @@ export const createRecordingSlice =
       openingMicrophone: false,
       ...calls.slice,
       recordingNotice: null,
+      pressNeededSince: null,
+      turnMicrophoneOn: pressed,
       inputs: [],
       micCheck: { state: 'off' },
       pausedAt: null,
@@ -344,7 +319,14 @@ export const createRecordingSlice =
           const attached = api.call('recorder.attach');
           // The settings hold the microphone the visit was using (a choice made while recording is
           // saved too), so the same device opens again.
-          const opening = openCapture(settings, { microphoneFirst: true, microphoneMayOpen: attached });
+          const opening = openCapture(settings, {
+            microphoneFirst: true,
+            microphoneMayOpen: attached,
+            onPressNeeded: (start) => {
+              startOnPress = start;
+              set({ pressNeededSince: now() });
+            },
+          });
           try {
             get().receiveRecorderView(await attached);
           } catch {
@@ -376,6 +358,8 @@ export const createRecordingSlice =
 
       async cancelRecording() {
         set({ recordingNotice: null });
+        // A rejoin waiting for a press gets it from this one: its capture must open to be closed.
+        void pressed();
         await stopCapture();
         await verb(() => api.call('recorder.cancel'));
         get().nextVisit();
@@ -385,6 +369,8 @@ export const createRecordingSlice =
         // Every captured chunk is on its way to main before main is told the visit ended, the
         // audio since the last full chunk included (a last word must not be clipped).
         set({ recordingNotice: null });
+        // End is a press too: a rejoin waiting for one starts and ends now (the first press works).
+        void pressed();
         await stopCapture({ sendTail: true });
         const sessionId = get().recorder?.sessionId;
         // Before the verb: main reports the visit's progress (offline, say) while it answers.

@@ -12,6 +12,7 @@ import { useFocusOnArrival } from '../focus-on-arrival';
 import { useVisitPatientLine } from '../visit-patient';
 import { CallSoundLine } from './CallSoundLine';
 import { CancelVisit } from './CancelVisit';
+import { TurnMicrophoneOn } from './TurnMicrophoneOn';
 
 /** The state in one short line; the pause's own reason adds a sentence only where it says more. */
 function stateWords(state: RecorderView['state'], pauseReason: RecorderView['pauseReason']): string {
@@ -55,7 +56,9 @@ export function RecordingPane() {
       s.recorder?.encounterId,
   );
   const sessionId = useAppStore((s) => s.recorder?.sessionId);
-  const sending = state === 'streaming' || state === 'connecting';
+  // A rejoined recording waiting for a press (TurnMicrophoneOn) hears nothing: it does not say Recording.
+  const microphoneOff = useAppStore((s) => s.pressNeededSince !== null);
+  const sending = !microphoneOff && (state === 'streaming' || state === 'connecting');
   const pausedByYou = state === 'paused';
   // The state, in the taskbar too, with whole minutes: "● Recording 4 min — Ambient Scribe".
   useRecordingTitle(pausedByYou, elapsedMinutes);
@@ -84,7 +87,7 @@ export function RecordingPane() {
         <span className="rec-dot" aria-hidden="true" data-sending={sending} />
         <VisitClock />
         <p className="record-state" role="status" data-testid="recorder-state" data-state={state}>
-          {stateWords(state, pauseReason)}
+          {microphoneOff ? 'Microphone off' : stateWords(state, pauseReason)}
         </p>
       </div>
       <CallSoundLine />
@@ -99,6 +102,7 @@ export function RecordingPane() {
           </p>
         </>
       )}
+      <TurnMicrophoneOn />
       {rejoined && (
         <p className="warning" role="status" data-testid="rejoined-notice">
           {rejoined}
