@@ -1,0 +1,212 @@
+import type { AppInfo, AuthStatus } from '../../shared/contract';
+import type { VerbHandlers } from './contract-router';
+import type { createEncounterController } from './encounter/encounter-controller';
+import { deliveryTargetOf, type ServiceSession } from './encounter/service-session';
+import { asStartProblem, patientOf, refuseWithoutConsent } from './encounter/visit-start';
+import type { EncounterHistory } from './history/encounter-history';
+import { noteVerbs, type createVisitNotes } from './notes/visit-notes';
+import type { Logger } from './ports';
+import type { createActingClinician } from './privacy/acting-clinician';
+import type { createClinicianVisits } from './privacy/clinician-visits';
+import type { UnlockPins } from './privacy/unlock-pins';
+import type { WindowPrivacy } from './privacy/window-privacy';
+import type { SecretBox } from './secrets/secret-box';
+import { partnerTokenVerbs } from './secrets/partner-token-verbs';
+import { ServiceCallError } from './service/service-error';
+import type { SettingsService } from './settings-service';
+import { UserFacingError } from './user-facing-error';
+import type { VisitLinkInbox } from './visit-links/visit-link-inbox';
+
+/** The core's parts the verbs are wired to, as app-core.ts made them. */
+export interface CoreVerbsDeps {
+  /** The shell's facts (policy applied), the remembering secret box, the log. */
+  deps: { appInfo: AppInfo; secrets: SecretBox; log: Logger };
+  settings: SettingsService;
+  clinician: ReturnType<typeof createActingClinician>;
+  signOutGate: ReturnType<typeof createActingClinician>['gate'];
+  /** The service session of the clinician the app acts for now. */
+  session(): Promise<ServiceSession>;
+  /** The sign-in status as the window gets it. */
+  authStatus(): Promise<AuthStatus>;
+  signOut(): Promise<void>;
+  privacy: WindowPrivacy;
+  pins: UnlockPins;
+  encounters: ReturnType<typeof createEncounterController>;
+  notes: ReturnType<typeof createVisitNotes>;
+  history: EncounterHistory;
+  clinicianVisits: ReturnType<typeof createClinicianVisits>;
+  /** History as the clinician the app acts for sees it. */
+  myHistory(): ReturnType<EncounterHistory['list']>;
+  /** Visits left finishing go on their way now (maintenance.ts). */
+  resumeFinishing(): Promise<void>;
+  visitLinks: VisitLinkInbox;
+}
+
+/**
+ * Every verb of the contract, wired to the part of the core that does it, with who may call it
+ * (signed in and unlocked, the visit's own clinician) checked here; contract-router.ts validates
+ * the payloads and turns what is thrown into the answer the window shows.
+ */
+export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
+  const { deps, settings, clinician, signOutGate, session, authStatus, signOut, privacy, pins } = parts;
+  const { encounters, notes, history, clinicianVisits, myHistory, resumeFinishing, visitLinks } = parts;
+  const unfinished = (sessionId: string) => {
+    const entry = history.find(sessionId);
+    if (entry) clinicianVisits.requireMine(entry);
+    const visit = encounters.spooled.list().find((v) => v.sessionId === sessionId);
+    if (!visit) throw new UserFacingError('invalid_request', 'This visit has nothing left to finish.');
+    return visit;
+  };
+  return {
+    'app.info': () => deps.appInfo,
+    'settings.get': () => settings.get(),
+    'settings.set': async (patch) => {
+      // Who signs in is not changed behind a locked window: its clinician unlocks first.
+      if (signOutGate.locked() && IDENTITY_SETTINGS.some((key) => key in patch))
+        throw new UserFacingError(
+          'invalid_request',
+          'This window is locked: unlock it to change who signs in.',
+        );
+      const saved = await settings.update(patch);
+      // Who the app is, set by hand, ends a switch a link made.
+      if (IDENTITY_SETTINGS.some((key) => key in patch)) {
+        clinician.endSwitch({ forgetStatus: true });
+        // Another clinician with a PIN here: locked before anything signs in as them.
+        await privacy.clinicianChanged();
+      }
+      return saved;
+    },
+    ...partnerTokenVerbs({
+      secrets: deps.secrets,
+      settings,
+      auth: async () => (await session()).auth,
+      refuse: () => {
+        if (signOutGate.locked())
+          throw new UserFacingError('invalid_request', 'This window is locked: unlock it first.');
+      },
+      // The organisation's credential again (IT): a PIN blocked by wrong tries may be chosen
+      // anew, once the service took the token (any text typed there would not do).
+      onEntered: (service, partnerId) =>
+        void (async () => {
+          const current = await session();
+          if (current.connection.service !== service) return;
+          // The service takes the token: a sign-in with it (undone for a window its clinician
+          // signed out of, which stays signed out).
+          const signedOut = signOutGate.signedOut();
+          const status = await current.auth.signIn();
+          // Unless the clinician pressed Sign in meanwhile.
+          if (signedOut && signOutGate.signedOut()) await current.auth.signOut();
+          if (!status.signedIn) throw new Error('the partner token was not taken');
+          await pins.clearBlocked(service, partnerId);
+          await privacy.changed();
+        })().catch((error: unknown) =>
+          deps.log.info('privacy: blocked PINs stay blocked: the partner token was not taken', {
+            error: (error as Error).name,
+          }),
+        ),
+    }),
+    'auth.status': () => authStatus(),
+    'auth.signIn': async () => {
+      // The first Sign in after a Sign out: whoever is at the keyboard proves it at the IdP.
+      const afterSignOut = signOutGate.signedOut();
+      // A clinician with a PIN here signs in to a locked window, which asks for it.
+      await privacy.signIn();
+      const current = await session();
+      // The status says what went wrong.
+      await current.auth.signIn({ freshLogin: afterSignOut }).catch(() => undefined);
+      return authStatus();
+    },
+    'auth.cancelSignIn': async () => {
+      (await session()).auth.cancelSignIn();
+      return authStatus();
+    },
+    'auth.signOut': async () => {
+      await signOut();
+      return authStatus();
+    },
+    'encounter.start': async (request) => {
+      signOutGate.refuseWhileSignedOut('record');
+      refuseWithoutConsent(request, settings.get().consent);
+      const current = await session();
+      const view = await encounters
+        .start(request, current, { autoPauseAfterMs: settings.get().autoPauseAfterMs })
+        .catch((error: unknown) => {
+          throw error instanceof ServiceCallError ? asStartProblem(error) : error;
+        });
+      // The note's patient line, sealed for the clinician recording it (issue 31). Not waited
+      // for: the recording starts at once, and a read of it waits for the write.
+      const patient = patientOf(request);
+      if (view.sessionId && patient)
+        void notes.keepPatient(view.sessionId, patient, deliveryTargetOf(current));
+      return view;
+    },
+    'encounter.addForms': async ({ formItems }) => {
+      await encounters.addForms(formItems);
+      return undefined;
+    },
+    'recorder.state': () => encounters.view(),
+    'recorder.attach': () => encounters.attachCapture(),
+    'recorder.pause': () => encounters.pause(),
+    'recorder.resume': () => encounters.resume(),
+    'recorder.end': () => encounters.end(),
+    'recorder.cancel': async () => {
+      const sessionId = encounters.view().sessionId;
+      const view = await encounters.cancel();
+      // Discarded: nothing of the visit is kept, its patient details included.
+      if (sessionId && view.state === 'cancelled') notes.forget(sessionId);
+      return view;
+    },
+    'results.get': async ({ sessionId }) => {
+      signOutGate.refuseWhileSignedOut('open a visit');
+      if (encounters.has(sessionId)) return encounters.results(sessionId);
+      const entry = history.find(sessionId);
+      if (!entry) throw new UserFacingError('invalid_request', 'This app has no results for that recording.');
+      clinicianVisits.requireMine(entry);
+      return encounters.reopen(entry, await session());
+    },
+    'history.list': () => ({ entries: myHistory() }),
+    'history.finish': async ({ sessionId }) => {
+      signOutGate.refuseWhileSignedOut('finish a visit');
+      await encounters.spooled.finish(unfinished(sessionId), await session());
+      return undefined;
+    },
+    'history.discard': async ({ sessionId }) => {
+      signOutGate.refuseWhileSignedOut('discard a visit');
+      encounters.spooled.discard(unfinished(sessionId));
+      notes.forget(sessionId);
+      return undefined;
+    },
+    'forms.templates': async () => {
+      signOutGate.refuseWhileSignedOut('see the forms');
+      return (await session()).rest.formTemplates();
+    },
+    'forms.feedback': async ({ sessionId, formId, feedback }) => {
+      signOutGate.refuseWhileSignedOut('send feedback');
+      await (await session()).rest.sendFormFeedback(sessionId, formId, feedback);
+      return undefined;
+    },
+    ...noteVerbs(notes),
+    'privacy.status': () => privacy.status(),
+    'privacy.lock': () => privacy.lock(),
+    'privacy.unlock': async (request) => {
+      const unlocked = await privacy.unlock(request);
+      // Visits that were on their way when the window locked go on now.
+      if (!unlocked.locked) void resumeFinishing();
+      return unlocked;
+    },
+    'privacy.setPin': ({ pin }) => privacy.setPin(pin),
+    'visitLinks.get': () => visitLinks.links(),
+    'visitLinks.take': ({ id, switchProvider }) => {
+      // Another clinician, signed in for a link, only by someone signed in and unlocked.
+      if (switchProvider) signOutGate.refuseWhileSignedOut('sign in as the link’s provider');
+      return visitLinks.take(id, switchProvider === undefined ? {} : { switchProvider });
+    },
+    'visitLinks.decline': ({ id }) => {
+      visitLinks.decline(id);
+      return undefined;
+    },
+  };
+}
+
+/** Settings that say which service and who the app is there: setting one ends a link's switch. */
+const IDENTITY_SETTINGS = ['service', 'partnerId', 'authModel', 'providerId'] as const;
