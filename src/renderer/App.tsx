@@ -6,15 +6,15 @@ import { HistoryView } from './views/rail/HistoryView';
 import { useIdleLock } from './views/idle-lock';
 import { LaunchAddressNeeded } from './views/LaunchAddressNeeded';
 import { LockScreen } from './views/lock/LockScreen';
-import { NewVisit } from './views/NewVisit';
+import { NewVisit } from './views/rail/NewVisit';
 import { PinSetup } from './views/PinSetup';
 import { PolicyProblem } from './views/PolicyProblem';
 import { RecordView } from './views/visit/RecordView';
 import { ResultsView } from './views/results/ResultsView';
 import { SettingsView } from './views/setup/SettingsView';
 import { StartupNotices } from './views/StartupNotices';
-import { StatusBar } from './views/StatusBar';
-import { TopBar } from './views/TopBar';
+import { StatusBar } from './views/status-bar/StatusBar';
+import { TopBar } from './views/top-bar/TopBar';
 import { useOpenLinkedVisits, VisitLinkNotices } from './views/VisitLinkNotices';
 
 /**

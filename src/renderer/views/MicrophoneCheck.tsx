@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useAppStore } from '../store/use-app-store';
-import { LevelMeter } from './LevelMeter';
+import { LevelMeter } from './level-meter/LevelMeter';
 
 /**
  * Before the visit: "is the microphone hearing me?" The chosen microphone opens as recording will

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useAppStore } from '../store/use-app-store';
 import { PinField } from './PinField';
+import './lock/lock.css';
 
 /**
  * The first sign-in on this computer of a Bearer or Single Auth Token partner's clinician (issue

@@ -3,6 +3,7 @@ import { useAppStore } from '../../store/use-app-store';
 import { formatClock } from '../../results/format';
 import { PinField } from '../PinField';
 import { useNow } from '../use-now';
+import './lock.css';
 
 /**
  * The locked window (issue 29): every note, transcript and patient detail is gone from it, and

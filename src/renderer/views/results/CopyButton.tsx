@@ -2,6 +2,7 @@ import { useId, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { announcement, copyConfirmation } from '../../results/copy-confirmation';
 import { useShortcut, type Shortcut } from '../shortcuts';
+import './copy.css';
 
 /** useShortcut's place holder for a Copy without a shortcut (never active). */
 const NO_SHORTCUT: Shortcut = { key: '', aria: '', label: '' };

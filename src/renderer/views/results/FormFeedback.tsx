@@ -3,6 +3,7 @@ import type { FilledField, FilledForm, FormTemplate } from '../../../shared/serv
 import { fieldType, type DraftKey, type FeedbackDraft } from '../../results/feedback';
 import { valueText, withUnit } from '../../results/form-text';
 import { useAppStore } from '../../store/use-app-store';
+import './feedback.css';
 
 const RATINGS = [
   [1, 'Poor'],

@@ -16,6 +16,7 @@ import { useAppStore } from '../../store/use-app-store';
 import '../note/note.css';
 import { CopyButton } from './CopyButton';
 import type { Highlight } from './highlight';
+import './form-table.css';
 
 interface Props {
   form: FilledForm;

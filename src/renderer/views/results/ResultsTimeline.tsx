@@ -2,6 +2,7 @@ import { formatClock } from '../../results/format';
 import { timelineSteps, waitElapsedMs, type StepState } from '../../results/timeline';
 import { useAppStore } from '../../store/use-app-store';
 import { useNow } from '../use-now';
+import './timeline.css';
 
 const STATE_WORDS: Record<StepState, string> = {
   done: 'done',

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef } from 'react';
 import type { TranscriptEntry } from '../../../shared/service';
 import { formatOffset } from '../../results/format';
 import type { Highlight } from './highlight';
+import './transcript.css';
 
 interface Props {
   id: string;

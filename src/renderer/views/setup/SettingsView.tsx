@@ -2,6 +2,7 @@ import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { useAppStore } from '../../store/use-app-store';
 import { FirstRunView } from './FirstRunView';
 import { SettingsForm } from './SettingsForm';
+import './setup.css';
 
 /**
  * Settings as two pages (issue 17): the clinician's own (recording, voice detection, theme) and

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { AuthStatus } from '../../../shared/contract';
 import { useAppStore } from '../../store/use-app-store';
+import './sign-in.css';
 
 /** What the built-in sandbox's standard sign-in asks for, said plainly before it opens. */
 function demoNote(auth: AuthStatus): string | undefined {

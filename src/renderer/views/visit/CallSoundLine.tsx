@@ -1,5 +1,6 @@
 import type { CallState } from '../../audio/capture-types';
 import { useAppStore } from '../../store/use-app-store';
+import './call-sound.css';
 
 /** What the line says for each state of the call's sound. */
 const WORDS: Record<CallState, string> = {

@@ -4,7 +4,7 @@ import { formatClock } from '../../results/format';
 import { recordingTitle } from './recording-title';
 import { elapsedSeconds } from '../../store/recording-states';
 import { useAppStore } from '../../store/use-app-store';
-import { LevelMeter } from '../LevelMeter';
+import { LevelMeter } from '../level-meter/LevelMeter';
 import { MicrophonePicker } from '../MicrophonePicker';
 import { RecordingDetails } from '../RecordingDetails';
 import { SHORTCUTS, useShortcut } from '../shortcuts';

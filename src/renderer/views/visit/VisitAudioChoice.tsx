@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { VISIT_AUDIO_MODES, VISIT_AUDIO_WORDS, type VisitAudio } from '../../../shared/visit-audio';
 import { useAppStore } from '../../store/use-app-store';
 import { useLockedSetting } from '../locked-settings';
+import './visit-audio.css';
 
 /** What each choice records, in one line under its name. */
 const WHAT_IT_RECORDS: Record<VisitAudio, string> = {

@@ -1,8 +1,9 @@
 import { Button, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
-import { notesToFinish } from '../store/history-slice';
-import { useAppStore } from '../store/use-app-store';
+import { notesToFinish } from '../../store/history-slice';
+import { useAppStore } from '../../store/use-app-store';
 import { DemoBadge } from './DemoBadge';
-import { SignInStatus } from './sign-in/SignInPanel';
+import { SignInStatus } from '../sign-in/SignInPanel';
+import './top-bar.css';
 
 /**
  * The compact top bar of the workspace (issue 17): the app's name, a small badge while the demo

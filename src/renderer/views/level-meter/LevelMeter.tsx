@@ -1,8 +1,9 @@
 import { useEffect, useRef, type RefObject } from 'react';
-import type { CaptureLevel } from '../audio/capture-types';
-import { SILENCE_DBFS, type AudioLevel } from '../audio/level-meter';
-import { elapsedSeconds } from '../store/recording-states';
-import { useAppStore, useAppStoreApi } from '../store/use-app-store';
+import type { CaptureLevel } from '../../audio/capture-types';
+import { SILENCE_DBFS, type AudioLevel } from '../../audio/level-meter';
+import { elapsedSeconds } from '../../store/recording-states';
+import { useAppStore, useAppStoreApi } from '../../store/use-app-store';
+import './level-meter.css';
 
 /** −60 dBFS and below shows as an empty bar: a quiet room, not a signal worth showing. */
 const FLOOR_DBFS = -60;

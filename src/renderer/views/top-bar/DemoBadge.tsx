@@ -1,4 +1,4 @@
-import { useAppStore } from '../store/use-app-store';
+import { useAppStore } from '../../store/use-app-store';
 
 /**
  * While the built-in sandbox is the service, the top bar says so in a small badge: its notes are

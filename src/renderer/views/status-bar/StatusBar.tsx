@@ -1,4 +1,5 @@
-import { useAppStore } from '../store/use-app-store';
+import { useAppStore } from '../../store/use-app-store';
+import './status-bar.css';
 
 /**
  * Whether the app is working, in a clinician's words (issue 31): "the app core" is the developers'.

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { RECORDING_STATES } from '../store/recording-states';
-import { useAppStore } from '../store/use-app-store';
-import { SHORTCUTS, useShortcut } from './shortcuts';
+import { RECORDING_STATES } from '../../store/recording-states';
+import { useAppStore } from '../../store/use-app-store';
+import { SHORTCUTS, useShortcut } from '../shortcuts';
+import './new-visit.css';
 
 /**
  * New visit, at the top of the rail, with its shortcut (issue 31). On a note, it leaves the note
