@@ -74,6 +74,27 @@ function vitalBefore(tokens: readonly Token[], i: number): ValueKind | undefined
   return undefined;
 }
 
+/** "flexion to 100 degrees", "range of motion": the degrees of an angle. */
+const ANGLE = new Set([
+  'flexion',
+  'extension',
+  'abduction',
+  'adduction',
+  'rotation',
+  'range',
+  'angle',
+  'motion',
+  'elevation',
+]);
+function angleBefore(tokens: readonly Token[], i: number): boolean {
+  for (let j = i - 1; j >= Math.max(0, i - 4); j -= 1) {
+    const t = inSentence(tokens, i, j);
+    if (!t) return false;
+    if (t.type === 'word' && ANGLE.has(t.text)) return true;
+  }
+  return false;
+}
+
 const hasPressureWord = (tokens: readonly Token[], i: number) => {
   for (let j = i - 1; j >= Math.max(0, i - 4); j -= 1) {
     const t = inSentence(tokens, i, j);
@@ -118,12 +139,15 @@ function unitAfter(tokens: readonly Token[], number: NumberRead): { unit: Unit; 
   if (unit.kind === 'duration' && isWord(tokens[tokens[next]?.text === '-' ? next + 1 : next], 'old'))
     return undefined;
   if (unit.kind === 'temperature') {
-    const letter = unit.shown === 'degrees' || tokens[j]?.text === 'f' || tokens[j]?.text === 'c';
-    // "90 degrees" of flexion, "2 c" of anything: a temperature only where one is plausible.
+    const loose = unit.shown === 'degrees' || tokens[j]?.text === 'f' || tokens[j]?.text === 'c';
+    // "flexion to 100 degrees", "2 c" of anything: a temperature only where one is plausible (a body's,
+    // narrower than a named temperature's) and no angle is being measured.
+    const named = vitalBefore(tokens, number.first) === 'temperature';
+    const n = number.value;
     if (
-      letter &&
-      !PLAUSIBLE.temperature!(number.value) &&
-      vitalBefore(tokens, number.first) !== 'temperature'
+      loose &&
+      !named &&
+      (!((n >= 34 && n <= 43) || (n >= 95 && n <= 110)) || angleBefore(tokens, number.first))
     ) {
       return undefined;
     }
@@ -185,9 +209,12 @@ export function findValues(tokens: readonly Token[], reading: Reading): Found {
     shown: often.label,
   });
 
-  /** The value (or bare number) a number read at its first token makes; returns where reading goes on. */
-  const valueOf = (number: NumberRead): number => {
-    const pressure = bloodPressure(tokens, number);
+  /**
+   * The value (or bare number) a number read at its first token makes; returns where reading goes on.
+   * A second reading of a pair is only ever a dose or the like: its pair was the blood pressure.
+   */
+  const valueOf = (number: NumberRead, alternative = false): number => {
+    const pressure = alternative ? undefined : bloodPressure(tokens, number);
     if (pressure) {
       values.push(pressure);
       return pressure.next;
@@ -200,6 +227,7 @@ export function findValues(tokens: readonly Token[], reading: Reading): Found {
       values.push(frequency(often));
       return often.next;
     }
+    if (alternative) return number.next;
     const ranged = rangeUnit(tokens, number);
     const vital = ranged ? undefined : vitalBefore(tokens, number.first);
     if (ranged) {
@@ -254,7 +282,7 @@ export function findValues(tokens: readonly Token[], reading: Reading): Found {
     if (reading === 'line' && number.pairAt !== undefined) {
       const second = readNumber(tokens, number.pairAt);
       const before = values.length;
-      if (second) valueOf(second);
+      if (second) valueOf(second, true);
       for (const v of values.slice(before)) v.alternative = true;
     }
     i = next;
