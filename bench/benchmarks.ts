@@ -35,4 +35,6 @@ export const BENCHMARKS: Benchmark[] = [
   run('stream-proof', 'Stream: proof of receipt without ACK', ['--trials', '2']),
   // Three runs of pocketsphinx on a one-minute visit: about 15 s on 2 cores (issue 36).
   run('recognizer-speed', 'Recognizer speed: pocketsphinx on a one-minute visit'),
+  // The note check (issue 38): recall and false flags on a generated corpus, and a 60-minute note's time (about 10 s).
+  run('note-check', 'Note check: each value in the note against what was said'),
 ];

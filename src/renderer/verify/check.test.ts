@@ -32,6 +32,9 @@ describe('a value written as it was said is not flagged', () => {
     ['SpO2 96% on room air.', 'your oxygen saturation is ninety six percent'],
     ['Cough for 10 days.', 'I have had this cough for ten days'],
     ['Cough x 1 week.', 'the cough has been going on for a week'],
+    ['Lorazepam 0.5 mg.', 'lorazepam half a milligram'],
+    ['Lisinopril 10 mg QHS.', 'lisinopril ten milligrams at night'],
+    ['Metformin 500 mg BID.', 'metformin five hundred milligrams in the morning and at night'],
   ])('"%s" against "%s"', (note, line) => {
     expect(check(note, line)).toEqual([]);
   });

@@ -162,8 +162,23 @@ export function frequencyAt(tokens: readonly Token[], i: number): Frequency | un
   return morningAndNight(tokens, i) ?? every(tokens, i);
 }
 
-/** "a day", "per day", "/day", "daily" right after a dose: "eighty one milligrams a day" is once a day. */
+/**
+ * Right after a dose, a time of day is how often: "eighty one milligrams a day", "ten milligrams at
+ * night", "twenty milligrams in the morning" are once a day (elsewhere "worse at night" is not).
+ */
 export function doseFrequencyAt(tokens: readonly Token[], i: number): Frequency | undefined {
-  const per = tokens[i] ? period(tokens, i, i) : undefined;
-  return per?.per === 'day' ? perDay(1, i, per.next) : undefined;
+  if (!tokens[i]) return undefined;
+  const per = period(tokens, i, i);
+  if (per) return per.per === 'day' ? perDay(1, i, per.next) : undefined;
+  const twice = morningAndNight(tokens, i);
+  if (twice) return twice;
+  if (isWord(tokens[i], 'at') && isWord(at(tokens, i, i + 1), 'night', 'bedtime')) return perDay(1, i, i + 2);
+  if (
+    isWord(tokens[i], 'in') &&
+    isWord(at(tokens, i, i + 1), 'the') &&
+    isWord(at(tokens, i, i + 2), 'morning', 'evening')
+  ) {
+    return perDay(1, i, i + 3);
+  }
+  return undefined;
 }

@@ -49,7 +49,13 @@ const STARTS = new Set([
   'a',
   'an',
   'point',
+  'half',
 ]);
+/** "half" then "a": the one reading of "half" as a number ("half a milligram"). */
+const halfA = (tokens: readonly Token[], i: number) =>
+  tokens[i + 1]?.type === 'word' &&
+  tokens[i + 1]!.sentence === tokens[i]!.sentence &&
+  ['a', 'an'].includes(tokens[i + 1]!.text);
 
 export interface NumberRead {
   value: number;
@@ -160,6 +166,8 @@ export function readNumber(tokens: readonly Token[], i: number): NumberRead | un
     return { value: next > i + 1 ? value + 0.5 : value, first: i, next };
   }
   if (t.type !== 'word' || !STARTS.has(t.text)) return undefined;
+  // "half a milligram"
+  if (t.text === 'half') return halfA(tokens, i) ? { value: 0.5, first: i, next: i + 2 } : undefined;
   // "point five" (milligrams)
   if (t.text === 'point') {
     const { digits, next } = decimalDigits(tokens, i, i + 1);
