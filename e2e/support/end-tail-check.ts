@@ -41,7 +41,16 @@ export async function endMidWordRuns(
   const stretches = speechStretches(turn.startMs, turn.endMs, 400);
   const pressAtMs = [60, 93, 127].map((offset, k) => stretches[k % stretches.length]!.startMs + offset);
   const results: string[] = [];
-  for (const [run, atMs] of pressAtMs.entries()) {
+  // A press is counted where it landed in the word. The runner presses as the microphone's count
+  // passes the aim, which lands 0–30 ms late; on a busy machine presses came up to a second late
+  // (full runs, aim 5,750 ms: 6,000 and 6,140 still in speech, 6,790 in the silence after the
+  // word, where an end cannot be lined up). Such a run is recorded and checked like the others,
+  // and another is made, up to MAX_RUNS in all; the three presses in words are what is judged.
+  const MAX_RUNS = 6;
+  let inWord = 0;
+  for (let run = 0; inWord < pressAtMs.length; run++) {
+    expect(run, 'visits recorded to get three presses inside a word').toBeLessThan(MAX_RUNS);
+    const atMs = pressAtMs[inWord]!;
     const firstChunk = audio.count;
     const encounter = `${label}${run + 1}`;
     await startVisit(page, encounter);
@@ -78,8 +87,13 @@ export async function endMidWordRuns(
     results.push(
       `run ${run + 1}: End with ${heardAtPressMs} ms of the fixture heard (${levelAtPress.toFixed(1)} dBFS there); the service’s audio ends at ${end.endMs.toFixed(1)} ms of it (lag ${end.lag}, r ${end.correlation.toFixed(3)}): ${distanceMs.toFixed(1)} ms; tail ${last.final ? last.pcm.byteLength / 32 : 0} ms`,
     );
+    if (levelAtPress <= -40) {
+      results[results.length - 1] += `: the press came after the word (aimed at ${atMs} ms), not counted`;
+      console.log(results.at(-1));
+      continue;
+    }
     console.log(results.at(-1));
-    expect(levelAtPress, 'the source is speech where End was pressed (dBFS)').toBeGreaterThan(-40);
+    inWord += 1;
     expect(distanceMs, 'service audio end − End press on the fixture’s timeline (ms)').toBeLessThanOrEqual(
       20,
     );
