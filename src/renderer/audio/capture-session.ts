@@ -42,9 +42,12 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   };
   report({});
 
-  // The microphone opens first and the voice model loads after it, with no overlap (see below).
+  // Normally the voice model loads first (see below); when rejoining a visit the microphone opens
+  // first and the model loads after it, with no overlap either way.
   let microphoneOpened: () => void = () => undefined;
-  const modelMayLoad = new Promise<void>((resolve) => (microphoneOpened = resolve));
+  const modelMayLoad = deps.microphoneFirst
+    ? new Promise<void>((resolve) => (microphoneOpened = resolve))
+    : Promise.resolve();
   /** The voice model once it is ready; until then (a rejoined visit's first seconds) undefined. */
   let detectorReady: ChunkClassifier | undefined;
   const classifier = modelMayLoad.then(deps.loadClassifier).then(
@@ -219,13 +222,13 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   }, stallMs / 4);
 
   try {
-    // The microphone opens before the voice model loads, at Start as after a reload. The pane says
-    // Recording from Start, and the model took 5.8 s to load beside two other tests' Chromiums
-    // (issue 36): loaded first, it kept the microphone closed that long while the clinician spoke.
-    // The graph's worklet is connected before the microphone opens (capture-graph.ts), so nothing
-    // is lost while the model's creation keeps the main thread busy (before that order, 1.1 s of a
-    // visit's start was): the chunks wait in the worklet's message queue and go out flagged as
-    // speech until the model is ready.
+    // The model is loaded before the microphone opens: creating its session keeps the main thread
+    // busy for up to a second, and audio that arrives before the worklet is connected is lost
+    // (measured: 1.1 s of a visit's start went missing when the two overlapped). A visit that is
+    // being rejoined (the window reloaded) cannot wait for the model: the gap in its audio would
+    // grow by the model's load time. Its microphone opens first; chunks captured while the model
+    // loads wait in the worklet's message queue and are classified and sent once it is ready.
+    if (!deps.microphoneFirst) await classifier;
     await open();
     microphoneOpened();
     // Hot-plugs are followed once the first microphone is open (Chromium also reports a device
