@@ -3,40 +3,11 @@
  * "one oh five") or as typed text writes them ("120", "98.6", "120/80"), turned into values.
  */
 
-const UNITS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-};
-const TEENS: Record<string, number> = {
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-};
-const TENS: Record<string, number> = {
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-};
+import { DIGIT_WORDS, TEEN_WORDS, TENS_WORDS } from '../../src/shared/number-words';
+
+const UNITS = DIGIT_WORDS;
+const TEENS = TEEN_WORDS;
+const TENS = TENS_WORDS;
 const DIGITS = /^\d+(\.\d+)?$/;
 
 export interface NumberMatch {

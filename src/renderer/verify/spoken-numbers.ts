@@ -5,41 +5,10 @@
  * are read by this one reader, so "500 mg" in a note and "five hundred milligrams" in a line meet.
  */
 import type { Token } from './tokens';
+import { DIGIT_WORDS, TEEN_WORDS, TENS_WORDS } from '../../shared/number-words';
 
-const DIGIT_WORDS: Record<string, number> = {
-  zero: 0,
-  one: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-};
-const TEENS: Record<string, number> = {
-  ten: 10,
-  eleven: 11,
-  twelve: 12,
-  thirteen: 13,
-  fourteen: 14,
-  fifteen: 15,
-  sixteen: 16,
-  seventeen: 17,
-  eighteen: 18,
-  nineteen: 19,
-};
-const TENS: Record<string, number> = {
-  twenty: 20,
-  thirty: 30,
-  forty: 40,
-  fifty: 50,
-  sixty: 60,
-  seventy: 70,
-  eighty: 80,
-  ninety: 90,
-};
+const TEENS = TEEN_WORDS;
+const TENS = TENS_WORDS;
 
 /** Words a spoken number can start with: every other word is rejected at once (the finder asks at every word). */
 const STARTS = new Set([
