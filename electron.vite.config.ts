@@ -56,6 +56,9 @@ export default defineConfig({
   renderer: {
     root: resolve('src/renderer'),
     plugins: [react(), injectCsp()],
+    // The voice-detection worker (audio/vad/speech-worker.ts) is a module worker: onnxruntime-web's
+    // bundle splits into chunks, which a classic (iife) worker cannot load.
+    worker: { format: 'es' },
     build: {
       minify: true,
       // Class static blocks (React Aria's) are lowered: electronegativity's parser cannot read

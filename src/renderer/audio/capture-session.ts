@@ -42,27 +42,25 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   };
   report({});
 
-  // Normally the voice model loads first (see below); when rejoining a visit the microphone opens
-  // first and the model loads after it, with no overlap either way.
-  let microphoneOpened: () => void = () => undefined;
-  const modelMayLoad = deps.microphoneFirst
-    ? new Promise<void>((resolve) => (microphoneOpened = resolve))
-    : Promise.resolve();
-  /** The voice model once it is ready; until then (a rejoined visit's first seconds) undefined. */
+  // The voice model loads while the microphone opens (in the app it loads in a worker, off this
+  // thread: vad/speech-worker.ts); the chunks captured before it is ready go out as speech.
+  /** The voice model once it is ready; until then (a visit's first seconds) undefined. */
   let detectorReady: ChunkClassifier | undefined;
-  const classifier = modelMayLoad.then(deps.loadClassifier).then(
-    (loaded) => {
-      // The main thread was busy creating the model: chunks queued meanwhile are no stall.
-      lastChunkAt = now();
-      detectorReady = loaded;
-      report({ voiceDetection: 'ready' });
-      return loaded;
-    },
-    () => {
-      report({ voiceDetection: 'unavailable' });
-      return undefined;
-    },
-  );
+  const classifier = Promise.resolve()
+    .then(deps.loadClassifier)
+    .then(
+      (loaded) => {
+        // Chunks may have queued while a model made on this thread (no worker: tests) loaded: no stall.
+        lastChunkAt = now();
+        detectorReady = loaded;
+        report({ voiceDetection: 'ready' });
+        return loaded;
+      },
+      () => {
+        report({ voiceDetection: 'unavailable' });
+        return undefined;
+      },
+    );
 
   let microphone = deps.settings.microphone;
   let seq = 0;
@@ -222,15 +220,11 @@ export async function startCapture(deps: CaptureDeps): Promise<CaptureSession> {
   }, stallMs / 4);
 
   try {
-    // The model is loaded before the microphone opens: creating its session keeps the main thread
-    // busy for up to a second, and audio that arrives before the worklet is connected is lost
-    // (measured: 1.1 s of a visit's start went missing when the two overlapped). A visit that is
-    // being rejoined (the window reloaded) cannot wait for the model: the gap in its audio would
-    // grow by the model's load time. Its microphone opens first; chunks captured while the model
-    // loads wait in the worklet's message queue and are classified and sent once it is ready.
-    if (!deps.microphoneFirst) await classifier;
+    // The microphone opens at once, at Start as after a reload: every ms of waiting is audio the
+    // clinician said and the recording does not have. When the model loaded first, on the page's
+    // main thread, the microphone stayed closed for 5.8 s beside two other tests' Chromiums while
+    // the pane said Recording (issue 36). In the worker its creation no longer holds this thread.
     await open();
-    microphoneOpened();
     // Hot-plugs are followed once the first microphone is open (Chromium also reports a device
     // change when permission reveals the device names, which must not race the first open).
     navigator.mediaDevices.addEventListener('devicechange', onDeviceChange);

@@ -60,11 +60,6 @@ export interface CaptureDeps {
   /** The AudioContext's rate (see capture-graph.ts; default 16 kHz). */
   contextSampleRate?: number | 'device';
   /**
-   * Open the microphone before loading the voice model (a visit being rejoined after a reload,
-   * where every ms of waiting is audio missing); by default the model loads first.
-   */
-  microphoneFirst?: boolean;
-  /**
    * The microphone opens once this is fulfilled (a rejoin: main must first hear that the new
    * capture numbers from 0); the rest of the graph gets ready meanwhile. Rejected: none opens.
    */

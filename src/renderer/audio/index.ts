@@ -4,11 +4,12 @@ import { openCallAudio } from './call-audio';
 import { startCapture } from './capture-session';
 import { ensureMicrophoneAccess, listInputs } from './microphone';
 import { checkMicrophone } from './microphone-check';
-import { loadSpeechDetector } from './vad/load-silero';
+import { loadSpeechDetectorInWorker } from './vad/speech-worker-client';
+import SpeechWorker from './vad/speech-worker.ts?worker';
 
 /**
- * The app's microphones: capture-session with the Silero speech detector loaded from the app's own
- * files and tuned by the voice-detection settings, the browser's device list, and this computer's
+ * The app's microphones: capture-session with the Silero speech detector, loaded from the app's own
+ * files in a worker of its own and tuned by the voice-detection settings, the browser's device list, and this computer's
  * sound for a telehealth visit.
  */
 export function createAppMicrophones(settings: () => Settings | null): MicrophoneAccess {
@@ -16,7 +17,11 @@ export function createAppMicrophones(settings: () => Settings | null): Microphon
     start: (deps) =>
       startCapture({
         ...deps,
-        loadClassifier: () => loadSpeechDetector(settings()?.voiceDetection),
+        loadClassifier: () =>
+          loadSpeechDetectorInWorker(
+            settings()?.voiceDetection,
+            () => new SpeechWorker({ name: 'voice detection' }),
+          ),
       }),
     listInputs,
     ensureAccess: ensureMicrophoneAccess,

@@ -4,8 +4,8 @@ import type { InputDevice } from '../audio/device-choice';
 import type { AudioLevel } from '../audio/level-meter';
 import type { CallAccess } from './call-sharing';
 
-/** How a visit's capture opens: with the call's sound, or rejoining (the microphone first). */
-export type OpenHow = Pick<CaptureDeps, 'microphoneFirst' | 'microphoneMayOpen' | 'call' | 'onPressNeeded'>;
+/** How a visit's capture opens: with the call's sound, or rejoining (after main's answer). */
+export type OpenHow = Pick<CaptureDeps, 'microphoneMayOpen' | 'call' | 'onPressNeeded'>;
 
 /** How the store starts the microphone: the real capture in the app, a fake in store tests. */
 export type StartCapture = (

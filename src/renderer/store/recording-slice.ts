@@ -320,7 +320,6 @@ export const createRecordingSlice =
           // The settings hold the microphone the visit was using (a choice made while recording is
           // saved too), so the same device opens again.
           const opening = openCapture(settings, {
-            microphoneFirst: true,
             microphoneMayOpen: attached,
             onPressNeeded: (start) => {
               startOnPress = start;

@@ -258,7 +258,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       if (lifecycle !== 'idle') return log.warn('recorder: start ignored', { state: displayState() });
       lifecycle = 'active';
       // Armed now, not on the first chunk: a microphone that never starts is also a stall; it gets
-      // longer than a stall to start, since the voice model loads first.
+      // longer than a stall to start (the microphone, the capture graph and the autoplay rule).
       watchdog.arm(timing.captureStartMs);
       stream.connect();
       emit();

@@ -1,0 +1,105 @@
+import type { ChunkClassifier } from '../capture-types';
+import type { SpeechDetectorOptions } from './speech-detector-options';
+import type { FromSpeechWorker, ToSpeechWorker } from './speech-worker-messages';
+
+/** The part of a Worker this client uses (a fake one in unit tests). */
+export interface SpeechWorkerPort {
+  postMessage(message: ToSpeechWorker, transfer?: Transferable[]): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<FromSpeechWorker>) => void): void;
+  addEventListener(type: 'error', listener: (event: Event) => void): void;
+  terminate(): void;
+}
+
+/** How long dispose waits for the worker to let go of the model before it is ended anyway. */
+const DISPOSE_WAIT_MS = 1_000;
+
+interface Pending {
+  resolve(verdict: { speech: boolean; probability: number }): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The voice model in a worker of its own (speech-worker.ts), as the capture's ChunkClassifier:
+ * resolves once the model is loaded there, rejects if it cannot be (the capture then counts every
+ * chunk as speech). Each chunk is copied and sent; its verdict comes back in the order asked. A
+ * worker that breaks later fails the chunks waiting and every later one, never the capture (a
+ * failed verdict counts as speech, capture-session.ts).
+ */
+export function loadSpeechDetectorInWorker(
+  options: SpeechDetectorOptions | undefined,
+  createWorker: () => SpeechWorkerPort,
+): Promise<ChunkClassifier> {
+  const worker = createWorker();
+  const pending = new Map<number, Pending>();
+  let nextId = 0;
+  let broken: Error | undefined;
+  let loaded: { resolve(): void; reject(error: Error): void } | undefined;
+  let disposed: (() => void) | undefined;
+
+  const breakDown = (error: Error) => {
+    broken ??= error;
+    loaded?.reject(error);
+    loaded = undefined;
+    for (const waiting of pending.values()) waiting.reject(error);
+    pending.clear();
+    disposed?.();
+  };
+
+  worker.addEventListener('message', ({ data }) => {
+    switch (data.type) {
+      case 'ready':
+        loaded?.resolve();
+        loaded = undefined;
+        return;
+      case 'verdict':
+        pending.get(data.id)?.resolve({ speech: data.speech, probability: data.probability });
+        pending.delete(data.id);
+        return;
+      case 'failed':
+        if (data.id === undefined)
+          return breakDown(new Error(`The voice model did not load: ${data.message}`));
+        pending.get(data.id)?.reject(new Error(data.message));
+        pending.delete(data.id);
+        return;
+      case 'disposed':
+        disposed?.();
+        return;
+    }
+  });
+  // A worker whose script cannot run, or that throws outside a message: nothing more will come.
+  worker.addEventListener('error', () => breakDown(new Error('The voice-detection worker stopped')));
+
+  const classifier: ChunkClassifier = {
+    classify(chunk) {
+      if (broken) return Promise.reject(broken);
+      const id = nextId++;
+      const samples = chunk.slice();
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ type: 'classify', id, samples }, [samples.buffer]);
+      });
+    },
+    async dispose() {
+      if (!broken) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, DISPOSE_WAIT_MS);
+          disposed = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+          worker.postMessage({ type: 'dispose' });
+        });
+      }
+      breakDown(new Error('The voice model was disposed'));
+      worker.terminate();
+    },
+  };
+
+  return new Promise<ChunkClassifier>((resolve, reject) => {
+    loaded = { resolve: () => resolve(classifier), reject };
+    worker.postMessage({ type: 'load', ...(options ? { options } : {}) });
+  }).catch((error: unknown) => {
+    worker.terminate();
+    throw error;
+  });
+}
