@@ -322,16 +322,21 @@ describe('the packaged app (electron-builder --dir into a stand-in Electron)', (
     const linked = attributeUrls(html);
     const script = linked.find((url) => url.endsWith('.js'));
     expect(script).toBeDefined();
-    // What the window loads beside its script: the Silero model, the onnxruntime wasm and the
-    // capture worklet. (onnxruntime also names a loader script it uses only in pages from file:.)
-    const beside = moduleRelativeUrls(join(app, 'out/renderer', script!));
-    const loaded = ['.onnx', '.wasm', 'capture-processor'].map((kind) => {
-      const found = beside.filter((name) =>
-        kind.startsWith('.') ? name.endsWith(kind) : name.startsWith(kind),
-      );
-      expect(new Set(found).size, kind).toBe(1);
-      return new URL(found[0] as string, new URL(script!, `${browser!.origin}/`)).pathname;
-    });
+    // What the window loads beside its script: the capture worklet and the voice-detection worker;
+    // and beside the worker's script, the Silero model and the onnxruntime wasm. (onnxruntime also
+    // names a loader script it uses only in pages from file:.)
+    const besides = (module: string, kinds: string[]) => {
+      const named = moduleRelativeUrls(join(app, 'out/renderer', module));
+      return kinds.map((kind) => {
+        const found = named.filter((name) =>
+          kind.startsWith('.') ? name.endsWith(kind) : name.startsWith(kind),
+        );
+        expect(new Set(found).size, kind).toBe(1);
+        return new URL(found[0] as string, new URL(module, `${browser!.origin}/`)).pathname;
+      });
+    };
+    const [worklet, worker] = besides(script!, ['capture-processor', 'speech-worker']);
+    const loaded = [worklet!, worker!, ...besides(worker!.slice(1), ['.onnx', '.wasm'])];
     const assets = [...linked.map((url) => new URL(url, `${browser!.origin}/`).pathname), ...loaded];
     for (const path of assets) {
       const response = await get(path);
