@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { expectAccessibleInBothThemes } from './support/axe';
 import { startHostProcess, type HostProcess } from './support/browser-host-process';
 import { expect, test } from './support/fixtures';
-import { tryTheDemo } from './support/workspace';
+import { tryTheDemo, untilRecorded } from './support/workspace';
 
 /**
  * Issue 29, the patient's consent: an organisation that requires it (its policy file) gets a
@@ -62,7 +62,7 @@ test('consent required by the policy: Start waits for the check; the consent lin
   await expect(start).toBeEnabled();
   const startedAt = new Date();
   await start.click();
-  await expect(page.getByTestId('elapsed')).toHaveText('0:08', { timeout: 20_000 });
+  await untilRecorded(page, 8, 20_000);
   await page.getByRole('button', { name: /End visit/ }).click();
   await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
 

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expectAccessible } from './support/axe';
 import { expect, test, type Target } from './support/fixtures';
-import { tryTheDemo } from './support/workspace';
+import { tryTheDemo, untilRecorded } from './support/workspace';
 
 /**
  * A settings file cut short (a power cut mid-write, a full disk) before the app starts: the app
@@ -56,7 +56,7 @@ test('a truncated settings file: the app starts from defaults, says so, keeps th
   // The next visit works: the built-in demo service, a short recording, End, the note.
   await tryTheDemo(page);
   await page.getByRole('button', { name: 'Start recording' }).click();
-  await expect(page.getByTestId('elapsed')).toHaveText(/^\s*0:1[6-9]$/, { timeout: 40_000 });
+  await untilRecorded(page, 16, 40_000);
   await page.getByRole('button', { name: 'End visit' }).click();
   await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 60_000 });
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { electronRuntime } from './support/electron-runtime';
 import { expect, test } from './support/fixtures';
-import { tryTheDemo } from './support/workspace';
+import { tryTheDemo, untilRecorded } from './support/workspace';
 
 /**
  * The desktop shell itself (src/main/index.ts and the files beside it), on a machine with the
@@ -112,7 +112,7 @@ test('quitting mid-recording stops the core first: the next start finds the visi
   await tryTheDemo(page);
   await page.getByLabel('Encounter ID').fill('quitvisit1');
   await page.getByRole('button', { name: 'Start recording' }).click();
-  await expect(page.getByTestId('elapsed')).toHaveText('0:12', { timeout: 30_000 });
+  await untilRecorded(page, 12, 30_000);
 
   // As ⌘Q or File ▸ Quit do: app.quit(), which emits before-quit and not window-all-closed.
   const exited = once(electron.process(), 'exit');

@@ -1,6 +1,6 @@
 import { test as withSandbox, expect, startVisit, useExternalService } from './support/external-service';
 import { test } from './support/fixtures';
-import { tryTheDemo } from './support/workspace';
+import { tryTheDemo, untilRecorded } from './support/workspace';
 
 /**
  * Issue 37, finding 9: a fresh visit was prefilled with a made-up "visit20261127224137", so a
@@ -33,7 +33,7 @@ withSandbox(
     await id.fill('ENC-2024-00871');
     await expect(page.getByTestId('visit-details-problem')).toHaveCount(0);
     await page.getByRole('button', { name: 'Start recording' }).click();
-    await expect(page.getByTestId('elapsed')).toHaveText(/^0:0[2-9]$/, { timeout: 15_000 });
+    await untilRecorded(page, 2, 15_000);
     await page.getByRole('button', { name: /End visit/ }).click();
     await expect(page.getByTestId('results-heading')).toBeVisible();
     await page.getByRole('button', { name: 'New visit' }).click();

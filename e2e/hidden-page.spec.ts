@@ -14,6 +14,7 @@ import {
 import type { ScribeApp } from './support/fixtures';
 import { launchHideableChromium, type HideableChromium } from './support/hideable-chromium';
 import { pageTiming, timePageSends, type TimedSend } from './support/page-sends';
+import { untilRecorded } from './support/workspace';
 
 /**
  * Issue 14, "the page hidden": a clinician minimizes the app or moves to the EHR during the visit.
@@ -98,7 +99,7 @@ for (const how of ['window minimized', 'another tab in front'] as const) {
     await useExternalService(page, sandbox.url, 'dr-hidden');
     await startVisit(page, 'hidden1');
     const { id } = await sandbox.sessionOf('hidden1');
-    await expect(page.getByTestId('elapsed')).toHaveText('0:10', { timeout: 60_000 });
+    await untilRecorded(page, 10, 60_000);
 
     if (how === 'window minimized') await chromium.minimize();
     else await chromium.otherTabInFront();

@@ -1,6 +1,6 @@
 import { contiguousFromZero } from './support/captured-audio';
 import { expect, startVisit, test, useExternalService } from './support/external-service';
-import { tryTheDemo, unlockWithPin } from './support/workspace';
+import { tryTheDemo, unlockWithPin, untilRecorded } from './support/workspace';
 
 /**
  * Issue 7's fault 4, from the clinician's side: the app is killed (SIGKILL) mid-recording and
@@ -21,7 +21,7 @@ test('a visit survives the app being killed mid-recording: Finish in History mak
   await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
   // The first three turns (about 12 s) are captured, then the app dies (and its built-in sandbox
   // with it: both come back on the same data directory).
-  await expect(page.getByTestId('elapsed')).toHaveText('0:12', { timeout: 30_000 });
+  await untilRecorded(page, 12, 30_000);
   page = await scribe.crash();
 
   const row = page.getByTestId('history').getByRole('row', { name: /bed7visit1/ });
@@ -53,7 +53,7 @@ test('after the kill and Finish, the service has every chunk the app received, b
   await useExternalService(page, sandbox.url);
   await startVisit(page, 'bed7visit2');
   const { id } = await sandbox.sessionOf('bed7visit2');
-  await expect(page.getByTestId('elapsed')).toHaveText('0:12', { timeout: 30_000 });
+  await untilRecorded(page, 12, 30_000);
   const sentBeforeKill = audio.count;
   page = await scribe.crash();
   // dr-faults has a PIN here: the app starts locked for them (issue 29).

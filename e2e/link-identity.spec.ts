@@ -7,7 +7,7 @@ import { expectAccessibleInBothThemes } from './support/axe';
 import { openUrlInRunningApp, startHostProcess, type HostProcess } from './support/browser-host-process';
 import { expect, test } from './support/fixtures';
 import { startRecordingService, type RecordingService } from './support/recording-service';
-import { choosePin, openSettings, unlockWithPin } from './support/workspace';
+import { choosePin, openSettings, unlockWithPin, untilRecorded } from './support/workspace';
 
 /**
  * Issue 28, from outside the window: a visit link, a file a user can write, or a changed address
@@ -101,7 +101,7 @@ for (const model of ['bearer', 'single_auth_token'] as const) {
     await page.getByLabel('Encounter ID').fill('ownvisit1');
     await page.getByRole('button', { name: 'Start recording' }).click();
     await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
-    await expect(page.getByTestId('elapsed')).toHaveText(/^0:0[2-9]$/, { timeout: 15_000 });
+    await untilRecorded(page, 2, 15_000);
     const sessions = (await (await fetch(`${sandbox!.url}/__sandbox/sessions`)).json()) as {
       sessions: { encounter_id: string; provider_id: string }[];
     };
@@ -175,7 +175,7 @@ test('a changed service address never receives the partner token, the window ask
   // A visit recorded for the first service, and left unfinished (the app is killed mid-visit).
   await page.getByLabel('Encounter ID').fill('spooled1');
   await page.getByRole('button', { name: 'Start recording' }).click();
-  await expect(page.getByTestId('elapsed')).toHaveText(/^0:0[4-9]$/, { timeout: 15_000 });
+  await untilRecorded(page, 4, 15_000);
   await host!.kill();
   const policyArgs = ['--policy', join(dir!, 'policy.json')];
   host = await startHostProcess(dataDir, policyArgs);

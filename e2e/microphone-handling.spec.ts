@@ -1,5 +1,5 @@
 import { expect, test } from './support/fixtures';
-import { tryTheDemo } from './support/workspace';
+import { tryTheDemo, untilRecorded } from './support/workspace';
 
 /**
  * The microphone as the clinician handles it, with Chromium's fake capture device playing the
@@ -45,7 +45,7 @@ test('a recording can be paused, resumed and discarded, and says so in the windo
   await expect(page.getByTestId('recorder-state')).toHaveText(/^Recording/);
   // The title says the state; it counts whole minutes, not the seconds the window shows.
   await expect(page).toHaveTitle('● Recording — Ambient Scribe');
-  await expect(page.getByTestId('elapsed')).toHaveText(/^\s*0:0[1-9]$/, { timeout: 10_000 });
+  await untilRecorded(page, 1, 10_000);
   expect(await page.title()).toBe('● Recording — Ambient Scribe');
 
   await page.getByRole('button', { name: 'Pause' }).click();

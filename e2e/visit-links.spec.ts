@@ -12,7 +12,7 @@ import {
 } from './support/browser-host-process';
 import { BEARER_PARTNER } from './support/external-service';
 import { expect, test } from './support/fixtures';
-import { choosePin, tryTheDemo } from './support/workspace';
+import { choosePin, tryTheDemo, untilRecorded } from './support/workspace';
 
 /**
  * Issue 18, visit links: the EHR opens `ambient-scribe://visit?…` and the app shows that visit,
@@ -88,7 +88,7 @@ test('a link opens the visit filled in, Start records it, a link meanwhile waits
   const state = page.getByTestId('recorder-state');
   await expect(state).toHaveText(/^Recording/);
   await expect(page.getByTestId('encounter-id')).toHaveText('Encounter ehr4711');
-  await expect(page.getByTestId('elapsed')).toHaveText(/^0:0[3-9]$/, { timeout: 15_000 });
+  await untilRecorded(page, 3, 15_000);
 
   // The EHR opens the next patient while this one records: the recording is not touched.
   const handed = await openUrlInRunningApp(dataDir, SECOND);

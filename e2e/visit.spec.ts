@@ -1,7 +1,7 @@
 import { readConversation } from './support/audio-analysis';
 import { expectAccessibleInBothThemes } from './support/axe';
 import { expect, test } from './support/fixtures';
-import { tryTheDemo } from './support/workspace';
+import { tryTheDemo, untilRecorded } from './support/workspace';
 
 /**
  * The path a clinician takes on the first day, in the real app with Chromium's fake microphone
@@ -69,9 +69,7 @@ test('from first launch to a note with a filled form, without reading anything',
 
   // After the last turn, End from the keyboard, as the button shows.
   const lastTurnEndS = conversation.turns.at(-1)!.endMs / 1_000;
-  await expect(page.getByTestId('elapsed')).toHaveText(`0:${Math.ceil(lastTurnEndS + 1)}`, {
-    timeout: 30_000,
-  });
+  await untilRecorded(page, Math.ceil(lastTurnEndS + 1), 30_000);
   await expect(page.getByRole('button', { name: /End visit/ })).toHaveAttribute(
     'aria-keyshortcuts',
     'Control+Shift+Enter',

@@ -26,6 +26,11 @@ export interface MicrophoneAccess extends CallAccess {
    * started twice).
    */
   ensureAccess(settings: Pick<Settings, 'microphone' | 'audioProcessing'>): Promise<() => void>;
+  /**
+   * Gets the voice model ready for the next visit now, so its loading (seconds of CPU on a busy
+   * laptop) is not in the visit's first seconds (issue 36). Optional: store tests have no model.
+   */
+  prepareVoiceDetection?(): void;
   /** Opens the microphone for a level check only: nothing is recorded or sent. */
   check(
     settings: Pick<Settings, 'microphone' | 'audioProcessing'>,

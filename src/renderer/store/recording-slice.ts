@@ -40,6 +40,8 @@ export interface RecordingSlice extends CallSharingSlice {
   startMicCheck(): Promise<void>;
   stopMicCheck(): Promise<void>;
   refreshInputs(): Promise<void>;
+  /** The next visit's voice model loads now, while nothing records (MicrophoneAccess). */
+  prepareVoiceDetection(): void;
   /** Keeps `inputs` current across hot-plugs until the returned function is called. */
   watchInputs(): () => void;
   /** Remembers the clinician's microphone ('' = system default) and switches to it if recording. */
@@ -224,6 +226,8 @@ export const createRecordingSlice =
       async refreshInputs() {
         set({ inputs: await microphones.listInputs().catch(() => []) });
       },
+
+      prepareVoiceDetection: () => microphones.prepareVoiceDetection?.(),
 
       watchInputs() {
         void get().refreshInputs();

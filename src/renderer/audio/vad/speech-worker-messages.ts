@@ -2,6 +2,8 @@ import type { SpeechDetectorOptions } from './speech-detector-options';
 
 /** What the page asks of the voice-detection worker (speech-worker.ts). */
 export type ToSpeechWorker =
+  /** Compile the runtime and the model now, before any visit needs them (answered by nothing). */
+  | { type: 'warm' }
   | { type: 'load'; options?: SpeechDetectorOptions }
   /** One chunk's samples in [−1, 1], transferred; answered by a verdict with the same id. */
   | { type: 'classify'; id: number; samples: Float32Array }

@@ -17,13 +17,23 @@ interface WorkerScope {
 const scope = self as unknown as WorkerScope;
 
 let detector: Promise<SpeechDetector> | undefined;
+/**
+ * A detector made and let go as soon as the worker starts ('warm'): it compiles onnxruntime's
+ * WebAssembly and the model, seconds of CPU on a busy laptop, while nothing records. The visit's
+ * own detector ('load') then only makes its session.
+ */
+let warmed: Promise<unknown> = Promise.resolve();
 const answer = (message: FromSpeechWorker) => scope.postMessage(message);
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 scope.onmessage = ({ data }) => {
   switch (data.type) {
+    case 'warm':
+      warmed = loadSpeechDetector().then((warm) => warm.dispose());
+      return;
     case 'load':
-      detector = loadSpeechDetector(data.options);
+      // After the warm-up, whether it worked or not (a failed one is tried again here).
+      detector = warmed.catch(() => undefined).then(() => loadSpeechDetector(data.options));
       detector.then(
         () => answer({ type: 'ready' }),
         (error: unknown) => answer({ type: 'failed', message: reason(error) }),

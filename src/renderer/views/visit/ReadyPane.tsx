@@ -1,4 +1,4 @@
-import { useId, useRef } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import type { RecorderView } from '../../../shared/contract';
 import { useAppStore } from '../../store/use-app-store';
 import { EncounterForm } from '../encounter/EncounterForm';
@@ -48,6 +48,11 @@ export function ReadyPane() {
     (s) => s.settings?.consent === 'required' && s.draft?.consent.given !== true,
   );
   useShortcut(SHORTCUTS.end, !signedOut && !consentMissing, () => void start());
+  // The voice model loads while the clinician fills in the visit, not in its first seconds.
+  const prepareVoiceDetection = useAppStore((s) => s.prepareVoiceDetection);
+  useEffect(() => {
+    if (!signedOut) prepareVoiceDetection();
+  }, [signedOut, prepareVoiceDetection]);
   // After Sign in (or a visit discarded), the keyboard carries on from the next visit's heading.
   const heading = useRef<HTMLHeadingElement>(null);
   useFocusOnArrival(heading, !signedOut);
