@@ -198,6 +198,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     templates: FORM_TEMPLATES,
     baseUrl: () => url,
     failProcessing: faults.failProcessing,
+    alterNote: faults.alterNote,
     log,
     notify(session, payload) {
       const partner = partners.get(session.partnerId);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_SECTIONS, msFromOffset, sectionInfo } from '../../src/shared/service';
+import { DEFAULT_SECTIONS, isNothingFound, msFromOffset, sectionInfo } from '../../src/shared/service';
 import { startSandbox, type Sandbox } from '../server';
 import { ServiceClient, syntheticSpeech } from '../test-support/service-client';
 import { TOKEN_OUTLIVES_THE_FILE } from '../test-support/token-lifetime';
@@ -237,5 +237,42 @@ describe('end, status and results', () => {
     await record(id, syntheticSpeech([{ speechMs: 1500, silenceMs: 100 }]));
     await client.call('POST', path(id, 'end'));
     expect(await client.waitForStatus(path(id, 'status'), ['completed', 'failed'])).toBe('failed');
+  });
+
+  it('writes a note with an error injected when the control API says so (alter_note), once', async () => {
+    const speech = syntheticSpeech([{ speechMs: 1500, silenceMs: 100 }]);
+    const noteOf = async (id: string) => {
+      await record(id, speech);
+      await client.call('POST', path(id, 'end'));
+      await client.waitForStatus(path(id, 'status'), ['completed']);
+      return (await client.call<{ summary: { content: string }[] }>('GET', path(id, 'content'))).body.summary;
+    };
+    const clean = await noteOf(await client.createSession());
+    // A word of a section the sandbox wrote from the audio (else of any: energy mode may find none).
+    const written = clean.filter((section) => !isNothingFound(section));
+    const said = (written.length > 0 ? written : clean)[0]!.content.match(/\w{4,}/)![0];
+
+    const id = await client.createSession();
+    const fault = (body: unknown) =>
+      fetch(`${sandbox.url}/__sandbox/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    // A request that names no text to find is refused by name, and nothing is altered by it.
+    const refused = await fault({ action: 'alter_note', session_id: id, replace: 'x' });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('find');
+    expect(
+      (await fault({ action: 'alter_note', session_id: id, find: said, replace: 'ALTERED' })).status,
+    ).toBe(200);
+    const altered = await noteOf(id);
+    const changed = altered.flatMap((section, i) => (section.content === clean[i]!.content ? [] : [i]));
+    expect(changed).toHaveLength(1);
+    expect(altered[changed[0]!]!.content).toBe(clean[changed[0]!]!.content.replace(said, 'ALTERED'));
+    // Once: the next session's note is the sandbox's own.
+    expect((await noteOf(await client.createSession())).map((s) => s.content)).toEqual(
+      clean.map((s) => s.content),
+    );
   });
 });

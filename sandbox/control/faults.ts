@@ -30,6 +30,16 @@ export const faultRequestSchema = z.discriminatedUnion('action', [
    * invalid_sdp_token, and open streams close with 4001, as when a token's lifetime runs out.
    */
   z.object({ action: z.literal('expire_tokens') }),
+  /**
+   * The note written for this session has its first `find` replaced by `replace` (issue 38: an
+   * error injected into a note, as an AI scribe makes them, for the window's check to flag).
+   */
+  z.object({
+    action: z.literal('alter_note'),
+    session_id: z.string().min(1),
+    find: z.string().min(1).max(500),
+    replace: z.string().max(500),
+  }),
   /** Clear every fault. */
   z.object({ action: z.literal('clear') }),
 ]);
@@ -39,8 +49,15 @@ export interface FaultState {
   failRestRemaining: number;
   restDelayMs: number;
   failProcessing: Set<string>;
+  /** Notes to alter when they are written, by session id. */
+  alterNote: Map<string, NoteAlteration>;
+}
+
+export interface NoteAlteration {
+  find: string;
+  replace: string;
 }
 
 export function createFaultState(): FaultState {
-  return { failRestRemaining: 0, restDelayMs: 0, failProcessing: new Set() };
+  return { failRestRemaining: 0, restDelayMs: 0, failProcessing: new Set(), alterNote: new Map() };
 }

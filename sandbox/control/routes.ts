@@ -92,6 +92,9 @@ export function registerControlRoutes(app: FastifyInstance, deps: ControlDeps): 
       case 'fail_processing':
         deps.faults.failProcessing.add(fault.session_id);
         break;
+      case 'alter_note':
+        deps.faults.alterNote.set(fault.session_id, { find: fault.find, replace: fault.replace });
+        break;
       case 'expire_tokens': {
         const now = Date.now();
         deps.tokens.expireIssuedBefore(now);
@@ -102,6 +105,7 @@ export function registerControlRoutes(app: FastifyInstance, deps: ControlDeps): 
         deps.faults.failRestRemaining = 0;
         deps.faults.restDelayMs = 0;
         deps.faults.failProcessing.clear();
+        deps.faults.alterNote.clear();
         break;
     }
     return { ok: true };

@@ -1,4 +1,5 @@
-import type { FormTemplate, Notification } from '../../src/shared/service';
+import type { FormTemplate, Notification, SummarySection } from '../../src/shared/service';
+import type { NoteAlteration } from '../control/faults';
 import type { Timing } from '../limits';
 import type { AsrMode, ExtractForms, GenerateNote, Recognize } from '../processing/types';
 import type { SessionRecord } from './session-record';
@@ -18,6 +19,8 @@ export interface ProcessingDeps {
   baseUrl(): string;
   /** Session ids whose processing must fail (the control API's fault). */
   failProcessing: Set<string>;
+  /** Notes to write with an error injected (the control API's alter_note), by session id. */
+  alterNote: Map<string, NoteAlteration>;
   log: { warn(message: string, fields?: Record<string, unknown>): void };
 }
 
@@ -59,7 +62,7 @@ export function createProcessingRunner(deps: ProcessingDeps) {
         speechMs: recognition.speechMs,
         transcript: recognition.entries,
         ...(session.kind === 'ambient'
-          ? { summary: deps.generateNote(recognition.entries, session.context.sections) }
+          ? { summary: altered(session, deps.generateNote(recognition.entries, session.context.sections)) }
           : { forms: deps.extractForms(recognition.entries, session.formItems, deps.templates) }),
       };
     } catch (error) {
@@ -67,6 +70,23 @@ export function createProcessingRunner(deps: ProcessingDeps) {
       return fail(session, 'ERROR_CODE_NOTE_GENERATION', 'note generation failed');
     }
     finish(session, 'completed', () => successPayload(session, recognition.engine));
+  }
+
+  /** The note with the control API's injected error, if one was asked for this session. */
+  function altered(session: SessionRecord, summary: SummarySection[]): SummarySection[] {
+    const alteration = deps.alterNote.get(session.id);
+    if (!alteration) return summary;
+    deps.alterNote.delete(session.id);
+    const at = summary.findIndex((section) => section.content.includes(alteration.find));
+    if (at < 0) {
+      deps.log.warn('alter_note: the note does not say what was to be replaced', { session: session.id });
+      return summary;
+    }
+    return summary.map((section, index) =>
+      index === at
+        ? { ...section, content: section.content.replace(alteration.find, alteration.replace) }
+        : section,
+    );
   }
 
   function fail(session: SessionRecord, code: string, detail: string): void {

@@ -45,6 +45,22 @@ describe('the organisation’s policy', () => {
     ).toEqual(DEFAULT_SETTINGS);
   });
 
+  it('sets what Finished does with values left to check (issue 38), and may lock it; a wrong value is named', () => {
+    const policy = policySchema.parse({ checksBeforeFinish: 'required', locked: ['checksBeforeFinish'] });
+    expect(settingsFromPolicy(policy, DEFAULT_SETTINGS, { username: 'x' })).toEqual({
+      ...DEFAULT_SETTINGS,
+      checksBeforeFinish: 'required',
+    });
+    expect(lockedSettings(policy)).toEqual(['checksBeforeFinish']);
+    // Unset: Finished asks once.
+    expect(DEFAULT_SETTINGS.checksBeforeFinish).toBe('ask');
+    const wrong = policySchema.safeParse({ checksBeforeFinish: 'always' });
+    expect(wrong.error?.issues[0]).toMatchObject({
+      path: ['checksBeforeFinish'],
+      message: 'must be one of off, ask, required',
+    });
+  });
+
   it('sets the visit audio the visit screen starts with, and may lock it; a wrong value is named', () => {
     const policy = policySchema.parse({ visitAudio: 'telehealth', locked: ['visitAudio'] });
     expect(settingsFromPolicy(policy, DEFAULT_SETTINGS, { username: 'x' })).toEqual({

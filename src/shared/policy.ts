@@ -33,6 +33,7 @@ const LOCKABLE = [
   'consent',
   'consentWording',
   'visitAudio',
+  'checksBeforeFinish',
 ] as const;
 type LockableKey = (typeof LOCKABLE)[number];
 
@@ -72,6 +73,8 @@ export const policySchema = z
      * microphone and this computer's sound, the video call). Locked, every visit records so.
      */
     visitAudio: shape.visitAudio,
+    /** off, ask (Finished asks once while values are left to check) or required (refused until none is). */
+    checksBeforeFinish: shape.checksBeforeFinish,
     /**
      * Machine policy only: lets an installed app take `--policy FILE` or AMBIENT_SCRIBE_POLICY in
      * place of this policy (a test bench, a portable install). Without it an installed app ignores
@@ -115,6 +118,7 @@ const SETTINGS_OF: Record<LockableKey, (keyof Settings)[]> = {
   consent: ['consent'],
   consentWording: ['consentWording'],
   visitAudio: ['visitAudio'],
+  checksBeforeFinish: ['checksBeforeFinish'],
 };
 
 /** The settings a clinician may not change under this policy. */
@@ -163,5 +167,6 @@ export function settingsFromPolicy(policy: Policy, base: Settings, context: { us
     ...set('consent', policy.consent),
     ...set('consentWording', policy.consentWording),
     ...set('visitAudio', policy.visitAudio),
+    ...set('checksBeforeFinish', policy.checksBeforeFinish),
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SERVICE_URL_RULE, isAllowedServiceUrl } from './service-url';
 import { NOTE_TEMPLATE_IDS } from './note-templates';
 import { CONSENT_MODES, DEFAULT_CONSENT_WORDING, consentWordingSchema } from './consent';
+import { CHECKS_BEFORE_FINISH_MODES } from './note-checks';
 import { VISIT_AUDIO_MODES } from './visit-audio';
 import {
   DEFAULT_SECTIONS,
@@ -165,6 +166,10 @@ export const settingsSchema = z.object({
    * ('telehealth', the call), chosen on the visit screen and remembered for the next visit.
    */
   visitAudio: z.enum(VISIT_AUDIO_MODES, { message: `must be one of ${VISIT_AUDIO_MODES.join(', ')}` }),
+  /** What Finished does while the note still has values to check (note-checks.ts). */
+  checksBeforeFinish: z.enum(CHECKS_BEFORE_FINISH_MODES, {
+    message: `must be one of ${CHECKS_BEFORE_FINISH_MODES.join(', ')}`,
+  }),
   /** Set once the clinician has saved the first-run screen; a returning user skips it. */
   firstRunComplete: z.boolean(),
 });
@@ -254,6 +259,7 @@ export const DEFAULT_SETTINGS: Settings = {
   consent: 'off',
   consentWording: DEFAULT_CONSENT_WORDING,
   visitAudio: 'room',
+  checksBeforeFinish: 'ask',
   firstRunComplete: false,
 };
 
@@ -293,5 +299,6 @@ export const SETTING_LABELS: Record<string, string> = {
   consent: 'Patient consent',
   consentWording: 'What to say to the patient',
   visitAudio: 'Visit audio',
+  checksBeforeFinish: 'Values to check before Finished',
   firstRunComplete: 'First run',
 };

@@ -19,6 +19,8 @@ export interface NoteSlice {
   loadNoteDraft(sessionId: string): Promise<void>;
   /** A section's text as the clinician left it; null goes back to the service's text. */
   editSection(key: string, text: string | null): void;
+  /** A value the check flagged, marked Checked by the clinician (true) or not (false): issue 38. */
+  markChecked(sectionKey: string, checkKey: string, checked: boolean): void;
   /** A form field's value and unit as corrected; null goes back to the service's. */
   editField(key: string, field: { value: string; unit: string } | null): void;
   /** Keeps what is typed now, without waiting (the window is going away). */
@@ -89,6 +91,15 @@ export const createNoteSlice =
         if (!draft) return;
         const { [key]: _old, ...others } = draft.sections;
         change({ ...draft, sections: text === null ? others : { ...others, [key]: text } });
+      },
+
+      markChecked(sectionKey, checkKey, checked) {
+        const draft = get().noteDraft;
+        if (!draft) return;
+        const { [sectionKey]: marked = [], ...others } = draft.checked ?? {};
+        const next = marked.filter((key) => key !== checkKey);
+        if (checked) next.push(checkKey);
+        change({ ...draft, checked: next.length > 0 ? { ...others, [sectionKey]: next } : others });
       },
 
       editField(key, field) {

@@ -4,3 +4,4 @@
  */
 export { checkSection, countLabel, flagName, type CheckFlag, type CheckKind, type SaidLine } from './check';
 export { checkNote, linesToCheck, totalToCheck } from './note';
+export { checkKeys } from './check-keys';

@@ -28,6 +28,18 @@ export const noteDraftSchema = z.object({
   fields: z
     .record(z.string().min(1).max(500), editedFieldSchema)
     .refine((fields) => Object.keys(fields).length <= 500, { message: 'must have at most 500 fields' }),
+  /**
+   * The check's flags the clinician marked Checked (issue 38), by section key: each flag's checkKey
+   * (src/renderer/verify/check-keys.ts). Sealed with the edits, and gone with them at Finished.
+   * Absent in drafts written before the check.
+   */
+  checked: z
+    .record(
+      noteSectionKeySchema,
+      z.array(z.string().min(1).max(600)).max(200, { message: 'must have at most 200 checked values' }),
+    )
+    .refine((checked) => Object.keys(checked).length <= 60, { message: 'must have at most 60 sections' })
+    .optional(),
 });
 export type NoteDraft = z.infer<typeof noteDraftSchema>;
 

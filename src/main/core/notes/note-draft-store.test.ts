@@ -99,6 +99,22 @@ describe('the sealed note drafts', () => {
     expect(await store().read('session-2', OWNER)).toEqual({ notice: DRAFT_UNREADABLE_NOTICE });
   });
 
+  it('values marked Checked alone are kept, sealed like the edits (issue 38)', async () => {
+    const checkedOnly = {
+      sessionId: 'session-1',
+      sections: {},
+      fields: {},
+      checked: { '2:Assessment': ['dose|1000 mg|0'] },
+    };
+    await store().write(checkedOnly, OWNER);
+    expect(await store().read('session-1', OWNER)).toEqual({ draft: checkedOnly });
+    const bytes = readFileSync(join(dir, 'session-1.note'));
+    for (const word of ['1000 mg', 'Assessment']) expect(bytes.includes(Buffer.from(word)), word).toBe(false);
+    // Nothing marked any more: nothing to keep.
+    await store().write({ ...checkedOnly, checked: { '2:Assessment': [] } }, OWNER);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('no edit left: the file goes; remove and sweep delete them; a session id cannot leave the folder', async () => {
     await store().write(DRAFT, OWNER);
     await store().write({ ...DRAFT, sections: {}, fields: {} }, OWNER);

@@ -68,8 +68,12 @@ const storedSchema = z.object({
 });
 type Stored = z.infer<typeof storedSchema>;
 
+/** The clinician changed something: a section, a field, or a value of the check marked Checked. */
 const hasEdits = (draft: NoteDraft | undefined): draft is NoteDraft =>
-  draft !== undefined && (Object.keys(draft.sections).length > 0 || Object.keys(draft.fields).length > 0);
+  draft !== undefined &&
+  (Object.keys(draft.sections).length > 0 ||
+    Object.keys(draft.fields).length > 0 ||
+    Object.values(draft.checked ?? {}).some((keys) => keys.length > 0));
 const hasPatient = (patient: VisitPatient | undefined): patient is VisitPatient =>
   patient?.dateOfBirth !== undefined || patient?.sex !== undefined;
 

@@ -63,6 +63,7 @@ const KINDS: Record<keyof Policy, Kind> = {
   consent: 'text',
   consentWording: 'text',
   visitAudio: 'text',
+  checksBeforeFinish: 'text',
   locked: 'list',
 };
 

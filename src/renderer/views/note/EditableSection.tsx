@@ -1,7 +1,10 @@
 import { useEffect, useId, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
-import type { SummarySection } from '../../../shared/service';
+import type { SummarySection, TranscriptEntry } from '../../../shared/service';
 import { sectionText } from '../../results/format';
 import { useAppStore } from '../../store/use-app-store';
+import { countLabel } from '../../verify';
+import { CheckPanel } from '../check/CheckPanel';
+import { MarkedText, type SectionMark } from '../check/MarkedText';
 import { CopyButton } from '../results/CopyButton';
 import type { Highlight } from '../results/highlight';
 import './note.css';
@@ -22,6 +25,10 @@ interface Props {
   transcriptId: string | undefined;
   /** The visit is finished: its note is in the EHR and no longer edited here. */
   readOnly?: boolean;
+  /** The values the check flagged in the text shown (issue 38); none without a transcript. */
+  marks?: readonly SectionMark[];
+  /** The transcript lines the section was checked against, for an open flag. */
+  checkedAgainst?: readonly TranscriptEntry[];
 }
 
 /**
@@ -40,8 +47,24 @@ export function EditableSection({
   onHighlight,
   transcriptId,
   readOnly,
+  marks = [],
+  checkedAgainst = [],
 }: Props) {
   const id = useId();
+  const markChecked = useAppStore((s) => s.markChecked);
+  const [openMark, setOpenMark] = useState<string | null>(null);
+  const sectionRef = useRef<HTMLElement>(null);
+  const shownMarks = readOnly ? [] : marks;
+  const toCheck = shownMarks.filter((mark) => !mark.checked).length;
+  // An open flag that an edit made right is gone, and its panel with it.
+  const opened = shownMarks.find((mark) => mark.key === openMark);
+  const closeCheck = () => {
+    const key = openMark;
+    setOpenMark(null);
+    requestAnimationFrame(() =>
+      sectionRef.current?.querySelector<HTMLElement>(`[data-check-key="${CSS.escape(key ?? '')}"]`)?.focus(),
+    );
+  };
   // The service's text; none where it found nothing (its editor opens empty, to be written in).
   const original = sectionText(section);
   const edit = useAppStore((s) => s.noteDraft?.sections[editKey]);
@@ -54,7 +77,7 @@ export function EditableSection({
   const [editing, setEditing] = useState(false);
   const [showOriginal, setShowOriginal] = useState(false);
   /** The text when the editor opened: Escape goes back to it. */
-  const opened = useRef<string | undefined>(undefined);
+  const textWhenOpened = useRef<string | undefined>(undefined);
   const area = useRef<HTMLTextAreaElement>(null);
   const editButton = useRef<HTMLButtonElement>(null);
   const sources = section.source_transcripts ?? [];
@@ -70,13 +93,13 @@ export function EditableSection({
 
   const open = () => {
     if (readOnly) return;
-    opened.current = edit;
+    textWhenOpened.current = edit;
     setEditing(true);
   };
   // Exactly the service's text is no edit; a space typed after it is kept (the next word follows).
   const change = (next: string) => editSection(editKey, next === original ? null : next);
   const close = (keep: boolean) => {
-    if (!keep) editSection(editKey, opened.current ?? null);
+    if (!keep) editSection(editKey, textWhenOpened.current ?? null);
     setEditing(false);
     // Back to where the keyboard was: the section's Edit button.
     requestAnimationFrame(() => editButton.current?.focus());
@@ -100,6 +123,14 @@ export function EditableSection({
     <p className="section-text" onClick={open} data-testid="section-text">
       {empty ? (
         <span className="section-empty">{edited ? 'Left empty' : 'Nothing found in the conversation'}</span>
+      ) : shownMarks.length > 0 ? (
+        <MarkedText
+          text={text}
+          marks={shownMarks}
+          open={opened ? opened.key : null}
+          onOpen={setOpenMark}
+          panelId={`${id}-check`}
+        />
       ) : (
         text
       )}
@@ -108,6 +139,7 @@ export function EditableSection({
 
   return (
     <section
+      ref={sectionRef}
       className="note-section"
       aria-labelledby={id}
       data-edited={edited}
@@ -120,6 +152,11 @@ export function EditableSection({
       <div className="note-section-head">
         <Heading id={id} className={place === 'heading' ? 'note-heading' : undefined}>
           {title}
+          {toCheck > 0 && (
+            <span className="check-count" data-testid="check-count">
+              {countLabel(toCheck)}
+            </span>
+          )}
           {edited && (
             <span className="edited-badge" data-testid="edited-badge">
               Edited
@@ -180,6 +217,16 @@ export function EditableSection({
         </div>
       ) : (
         !empty && shownText
+      )}
+      {opened && !editing && (
+        <CheckPanel
+          key={opened.key}
+          id={`${id}-check`}
+          mark={opened}
+          lines={checkedAgainst}
+          onChecked={(checked) => markChecked(editKey, opened.key, checked)}
+          onClose={closeCheck}
+        />
       )}
       {edited && !editing && !readOnly && (
         <p className="edited-actions">

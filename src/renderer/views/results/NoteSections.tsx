@@ -1,6 +1,10 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
-import type { SummarySection } from '../../../shared/service';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import type { NoteDraft } from '../../../shared/contract/notes';
+import type { SummarySection, TranscriptEntry } from '../../../shared/service';
+import { sectionText } from '../../results/format';
 import { useAppStore } from '../../store/use-app-store';
+import { checkKeys, checkNote, countLabel, linesToCheck } from '../../verify';
+import type { SectionMark } from '../check/MarkedText';
 import { EditableSection } from '../note/EditableSection';
 import { FinishControl, UNDO_MS } from '../note/FinishControl';
 import { FinishedNote } from '../note/FinishedNote';
@@ -19,6 +23,38 @@ interface Props {
   transcriptId: string | undefined;
   /** Lines after the sections in Copy all (the patient's consent, issue 29). */
   closingLines?: readonly string[];
+  /** The transcript on the visit's clock: what each section is checked against (issue 38). */
+  transcript?: readonly TranscriptEntry[];
+}
+
+/** Each section's check, by section key: its flags as marks, and the lines it was checked against. */
+type SectionChecks = Map<string, { marks: SectionMark[]; checkedAgainst: readonly TranscriptEntry[] }>;
+
+/**
+ * The check over the note as it is shown (the service's text, or the clinician's edit of it), and
+ * which of its flags the clinician marked Checked. Pure and fast (≤ 50 ms for a 60-minute visit's
+ * note, docs/note-check.md), so it runs again with each edit.
+ */
+function checkShownNote(
+  sections: readonly SummarySection[],
+  draft: NoteDraft | null,
+  transcript: readonly TranscriptEntry[],
+): SectionChecks {
+  const shown = sections.map((section, index) => {
+    const key = sectionKey(index, section);
+    const edit = draft?.sections[key];
+    return { key, content: edit ?? sectionText(section), source_transcripts: section.source_transcripts };
+  });
+  const flags = checkNote(shown, transcript);
+  return new Map(
+    shown.map((section, index) => {
+      const found = flags[index]!;
+      const keys = checkKeys(found);
+      const checked = new Set(draft?.checked?.[section.key] ?? []);
+      const marks = found.map((flag, k) => ({ flag, key: keys[k]!, checked: checked.has(keys[k]!) }));
+      return [section.key, { marks, checkedAgainst: linesToCheck(section.source_transcripts, transcript) }];
+    }),
+  );
 }
 
 /**
@@ -33,6 +69,7 @@ export function NoteSections({
   onHighlight,
   transcriptId,
   closingLines,
+  transcript,
 }: Props) {
   const headingId = useId();
   const draft = useAppStore((s) => (s.noteDraft?.sessionId === sessionId ? s.noteDraft : null));
@@ -42,11 +79,26 @@ export function NoteSections({
   const finished = finishedAt !== undefined;
   // Past Undo the note is in the EHR: the service's original no longer poses as it (issue 37).
   const sealed = usePast(finishedAt === undefined ? undefined : finishedAt + UNDO_MS);
+  const checks = useMemo(
+    () => (transcript && !finished ? checkShownNote(sections, draft, transcript) : undefined),
+    [sections, draft, transcript, finished],
+  );
+  const toCheck = [...(checks?.values() ?? [])].reduce(
+    (sum, { marks }) => sum + marks.filter((mark) => !mark.checked).length,
+    0,
+  );
   if (finished && sealed) return <FinishedNote sections={sections} finishedAt={finishedAt} />;
   return (
     <section aria-labelledby={headingId}>
       <div className="note-section-head">
-        <h3 id={headingId}>Note</h3>
+        <h3 id={headingId}>
+          Note
+          {toCheck > 0 && (
+            <span className="check-count" data-testid="check-total">
+              {countLabel(toCheck)}
+            </span>
+          )}
+        </h3>
         <span className="note-section-actions">
           <CopyButton
             text={editedNoteText(sections, draft, closingLines)}
@@ -54,7 +106,7 @@ export function NoteSections({
             visible="Copy all"
             shortcut={COPY_ALL_SHORTCUT}
           />
-          {sessionId && <FinishControl sessionId={sessionId} />}
+          {sessionId && <FinishControl sessionId={sessionId} toCheck={toCheck} />}
         </span>
       </div>
       {notice && (
@@ -74,6 +126,7 @@ export function NoteSections({
             onHighlight={onHighlight}
             transcriptId={transcriptId}
             readOnly={finished}
+            {...(checks?.get(sectionKey(item.index, item.section)) ?? {})}
           />
         );
         // Sections that stand alone, or a heading's only section, under the heading's name.

@@ -115,6 +115,7 @@ function ResultsCard() {
           highlight={highlight}
           onHighlight={onHighlight}
           transcriptId={transcript ? transcriptId : undefined}
+          {...(transcript ? { transcript } : {})}
         />
         {results.formsProblem && (
           <p className="warning" role="alert" data-testid="forms-problem">

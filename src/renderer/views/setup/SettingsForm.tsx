@@ -4,6 +4,7 @@ import { useAppStore } from '../../store/use-app-store';
 import { AppearanceFields } from './AppearanceFields';
 import { NotificationFields } from './NotificationFields';
 import { PartnerFields } from './PartnerFields';
+import { NoteCheckField } from './NoteCheckField';
 import { ConsentFields, IdleLockField, RecordingFields, RetentionField } from './RecordingFields';
 import { ServiceFields } from './ServiceFields';
 import { draftFrom, pagePatchFrom, type Draft, type SettingsPage } from './setup-draft';
@@ -94,6 +95,10 @@ export function SettingsForm(props: {
         <>
           <RecordingFields {...fieldProps} />
           <ConsentFields {...fieldProps} />
+          <fieldset>
+            <legend>The note</legend>
+            <NoteCheckField {...fieldProps} />
+          </fieldset>
           <fieldset>
             <legend>Privacy and appearance</legend>
             <IdleLockField {...fieldProps} />

@@ -38,6 +38,7 @@ describe('the two settings pages', () => {
     expect(Object.keys(clinician).sort()).toEqual([
       'audioProcessing',
       'autoPauseAfterMs',
+      'checksBeforeFinish',
       'consent',
       'consentWording',
       'idleLockMinutes',

@@ -26,6 +26,7 @@ export interface Draft {
   idleLockMinutes: string;
   consent: Settings['consent'];
   consentWording: string;
+  checksBeforeFinish: Settings['checksBeforeFinish'];
 }
 
 /** What every fieldset of the form gets: the draft, a way to change part of it, main's problems by field. */
@@ -56,6 +57,7 @@ export function draftFrom(settings: Settings): Draft {
     idleLockMinutes: String(settings.idleLockMinutes),
     consent: settings.consent,
     consentWording: settings.consentWording,
+    checksBeforeFinish: settings.checksBeforeFinish,
   };
 }
 
@@ -72,6 +74,7 @@ const PAGE_KEYS: Record<SettingsPage, readonly (keyof SettingsPatch)[]> = {
     'idleLockMinutes',
     'consent',
     'consentWording',
+    'checksBeforeFinish',
   ],
   service: [
     'service',
@@ -123,6 +126,7 @@ export function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
     idleLockMinutes: draft.idleLockMinutes.trim() === '' ? Number.NaN : Number(draft.idleLockMinutes),
     consent: draft.consent,
     consentWording: draft.consentWording,
+    checksBeforeFinish: draft.checksBeforeFinish,
     firstRunComplete: true,
   };
 }

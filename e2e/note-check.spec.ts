@@ -1,0 +1,155 @@
+import type { Page } from '@playwright/test';
+import { expectAccessibleInBothThemes } from './support/axe';
+import { expect, startVisit, test, useExternalService } from './support/external-service';
+import { openSettings, saveAndGoBack, untilRecorded } from './support/workspace';
+import type { SandboxProcess } from '../sandbox/test-support/sandbox-process';
+
+/**
+ * Issue 38, the check in the window: the sandbox, as its own process, writes the visit's note with
+ * a dose nobody said injected into it (its control API's alter_note), as an AI scribe invents one.
+ * The window marks exactly that value, and only it; its section and the note say "1 to check";
+ * opened, it shows what the lines said; Checked takes it off the count and is kept over a reload;
+ * an edit back to what was said takes the flag away; Copy never carries a mark. Finished with the
+ * flag left asks once (the default) or is refused (checksBeforeFinish required). With ACK and
+ * without: the check reads the note, whatever the stream did.
+ */
+test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
+test.skip(({ target }) => target !== 'browser', 'the clipboard is granted to browser mode’s origin');
+
+/** The injected error: a dose in the physical exam, next to what the clinician did say there. */
+const SAID = 'blood pressure';
+const INJECTED = 'blood pressure, metformin 1000 mg,';
+const FLAG = 'Check: 1000 mg: not in what was said';
+
+const physicalExam = (page: Page) =>
+  page.getByTestId('note-section').filter({ has: page.getByRole('heading', { name: /^Physical exam/ }) });
+const clipboard = (page: Page) => page.evaluate(() => navigator.clipboard.readText());
+
+async function visitWithAnInjectedDose(
+  page: Page,
+  sandbox: SandboxProcess,
+  encounterId: string,
+  beforeStart?: () => Promise<void>,
+): Promise<void> {
+  await useExternalService(page, sandbox.url, 'dr-check');
+  await beforeStart?.();
+  await startVisit(page, encounterId);
+  const { id } = await sandbox.sessionOf(encounterId);
+  await sandbox.faults({ action: 'alter_note', session_id: id, find: SAID, replace: INJECTED });
+  // "Your blood pressure is one hundred twenty over eighty, …" ends at 0:32 of the conversation.
+  await untilRecorded(page, 34, 60_000);
+  await page.getByRole('button', { name: 'End visit' }).click();
+  await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 90_000 });
+}
+
+/** Finished pressed with the flag left: asked once, naming the count, or refused (checksBeforeFinish). */
+async function finishedWithTheFlagLeft(page: Page, checks: 'ask' | 'required'): Promise<void> {
+  const mark = page.getByRole('button', { name: FLAG });
+  await page.getByTestId('mark-finished').click();
+  if (checks === 'ask') {
+    const ask = page.getByRole('group', { name: 'Finish with values to check?' });
+    await expect(ask).toContainText('1 value is still to check.');
+    await expect(ask.getByRole('button', { name: 'Finished anyway' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect(ask).toHaveCount(0);
+  } else {
+    await expect(page.getByTestId('finish-refused')).toHaveText(
+      '1 value is still to check: edit it to what was said, or mark it Checked.',
+    );
+  }
+  // Either way the keyboard is on the value, and the visit is not finished.
+  await expect(mark).toBeFocused();
+  await expect(page.getByTestId('finished-state')).toHaveCount(0);
+}
+
+async function theInjectedDoseIsFlagged(
+  page: Page,
+  origin: string,
+  checks: 'ask' | 'required',
+): Promise<void> {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  // Exactly one flag in the whole note: the injected dose, named by what it says and what was said.
+  const marks = page.getByRole('button', { name: /^Check: / });
+  await expect(marks).toHaveCount(1);
+  await expect(marks).toHaveAccessibleName(FLAG);
+  await expect(physicalExam(page).getByRole('button', { name: FLAG })).toHaveText('1000 mg');
+  await expect(physicalExam(page).getByTestId('check-count')).toHaveText('1 to check');
+  await expect(page.getByTestId('check-total')).toHaveText('1 to check');
+  await expectAccessibleInBothThemes(page, 'results: a note with a flag');
+
+  // Copy gives the text as written, never a mark.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  await physicalExam(page).getByRole('button', { name: /^Copy/ }).click();
+  const copied = await clipboard(page);
+  expect(copied).toContain('metformin 1000 mg');
+  expect(copied).not.toMatch(/Check|to check/);
+
+  await finishedWithTheFlagLeft(page, checks);
+
+  // From the keyboard: the mark opens what was said; Checked takes it off the count.
+  await marks.focus();
+  await page.keyboard.press('Enter');
+  const panel = page.getByTestId('check-panel');
+  await expect(panel).toContainText('The note says 1000 mg; the lines it comes from do not say it.');
+  await expect(panel.getByRole('list', { name: 'What was said' })).toContainText(SAID);
+  await expect(panel.getByRole('button', { name: 'Checked' })).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(panel.getByRole('button', { name: 'Checked' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('check-total')).toHaveCount(0);
+  await expect(physicalExam(page).getByTestId('check-count')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Checked: 1000 mg' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Checked: 1000 mg' })).toBeFocused();
+
+  // Kept sealed with the edits: still checked after a reload.
+  // Main has the marks within a second of the press, as it has edits.
+  await page.waitForTimeout(1_000);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Checked: 1000 mg' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByTestId('check-total')).toHaveCount(0);
+
+  // Not checked after all: back on the count. Then the value edited to what was said: no flag.
+  await page.getByRole('button', { name: 'Checked: 1000 mg' }).click();
+  await page.getByTestId('check-panel').getByRole('button', { name: 'Checked' }).click();
+  await expect(page.getByTestId('check-total')).toHaveText('1 to check');
+  await physicalExam(page).getByRole('button', { name: 'Edit Physical exam' }).click();
+  const editor = physicalExam(page).getByTestId('section-editor');
+  await editor.fill((await editor.inputValue()).replace(INJECTED, SAID));
+  await page.keyboard.press('Control+Enter');
+  await expect(page.getByRole('button', { name: /^Check(ed)?: / })).toHaveCount(0);
+  await expect(page.getByTestId('check-total')).toHaveCount(0);
+  // Nothing left to check: Finished finishes at once.
+  await page.getByTestId('mark-finished').click();
+  await expect(page.getByTestId('finished-state')).toContainText('Finished');
+}
+
+test('a note with a dose nobody said: exactly that flag, what was said beside it, Checked, and an edit that clears it', async ({
+  scribe,
+  sandbox,
+}) => {
+  test.setTimeout(180_000);
+  await visitWithAnInjectedDose(scribe.page, sandbox, 'check1');
+  await theInjectedDoseIsFlagged(scribe.page, scribe.host!.origin, 'ask');
+});
+
+test.describe('a service without ACK', () => {
+  test.use({ sandboxOptions: { timeScale: 0.25, asr: 'auto', ack: false } });
+
+  test('the same flag on the note of a service without ACK; the checks required before Finished', async ({
+    scribe,
+    sandbox,
+  }) => {
+    test.setTimeout(180_000);
+    const { page } = scribe;
+    await visitWithAnInjectedDose(page, sandbox, 'check2', async () => {
+      await openSettings(page, 'Recording and display');
+      await page
+        .getByLabel('Values to check before Finished')
+        .selectOption({ label: 'Finished waits until each is edited or marked Checked' });
+      await saveAndGoBack(page);
+    });
+    await theInjectedDoseIsFlagged(page, scribe.host!.origin, 'required');
+  });
+});
