@@ -67,10 +67,15 @@ withSandbox(
     await page.setViewportSize({ width: 1366, height: 768 });
     await useExternalService(page, sandbox.url, 'dr-rail');
     const ids = ['ENC-2024-000-00871', 'ENC-2024-000-00872', 'ENC-2024-000-00873'];
+    // Each with its note, so both stand under To finish, newest first (ended at once, one could
+    // still be writing its note while the other had one, and the rail put them in two groups: the
+    // test's timing).
     for (const id of ids.slice(0, 2)) {
       await startVisit(page, id);
+      await untilRecorded(page, 4, 30_000);
       await page.getByRole('button', { name: /End visit/ }).click();
       await expect(page.getByTestId('results-heading')).toHaveText(`Encounter ${id}`);
+      await expect(page.getByTestId('results-status')).toHaveText('The note is ready.', { timeout: 60_000 });
     }
     await startVisit(page, ids[2]!);
     const rail = page.getByTestId('history');

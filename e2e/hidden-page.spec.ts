@@ -140,9 +140,12 @@ for (const how of ['window minimized', 'another tab in front'] as const) {
     // Voice detection kept up: the looping conversation's speech is flagged while hidden as before.
     const speechShare = (idx: number[]) =>
       idx.filter((k) => watched.audio.chunks[k]?.speech).length / idx.length;
+    const offBeatShare = (intervals: number[]) =>
+      intervals.filter((ms) => Math.abs(ms - 100) > 2 * QUANTUM_MS).length / intervals.length;
     console.log(
       `hidden page (${how}): speech flagged in ${(100 * speechShare(hiddenIdx)).toFixed(0)}% of chunks while hidden, ${(100 * speechShare(visibleIdx)).toFixed(0)}% while visible; ${hiddenIdx.length} chunks sent while hidden (${((shownAt! - hiddenAt!) / 1_000).toFixed(1)} s); ` +
         `intervals hidden ${stats(hiddenIntervals)} / visible ${stats(visibleIntervals)} ms; ` +
+        `off the beat by over two quanta hidden ${(100 * offBeatShare(hiddenIntervals)).toFixed(1)} % / visible ${(100 * offBeatShare(visibleIntervals)).toFixed(1)} %; ` +
         `lateness on the capture clock hidden ${stats(hiddenLate)} / visible ${stats(visibleLate)} ms`,
     );
     // Ten a second while hidden: as many chunks as the time hidden holds.
@@ -157,11 +160,14 @@ for (const how of ['window minimized', 'another tab in front'] as const) {
     expect(quantile(hiddenIntervals, 0.5), 'median interval while hidden (ms)').toBeLessThanOrEqual(
       100 + QUANTUM_MS,
     );
-    const offBeat = hiddenIntervals.filter((ms) => Math.abs(ms - 100) > 2 * QUANTUM_MS).length;
+    // Off the beat by more than two quanta: no more often while hidden than while visible in the
+    // same visit. A fixed 5 % failed at 6.7 % hidden with the visible intervals as jittery (p95
+    // 116.0 ms hidden, 116.5 visible): the fake devices' timing that day, not the page hidden (the
+    // test's timing). A throttled page sends in bursts, off the beat most of the time.
     expect(
-      offBeat / hiddenIntervals.length,
-      'share of intervals off by more than two quanta',
-    ).toBeLessThanOrEqual(0.05);
+      offBeatShare(hiddenIntervals),
+      'share of intervals off by more than two quanta, hidden against visible',
+    ).toBeLessThanOrEqual(Math.max(0.05, offBeatShare(visibleIntervals) + 0.05));
     // And no chunk held back: sent as promptly after its capture as while visible (steady state,
     // past the first 3 s), within a quantum, 95% of the time. A throttled page would hold chunks
     // back for up to a second.

@@ -35,6 +35,9 @@ test('the pane keeps its place: Open on the visit shown, a reload, and Sign in a
 
   // Signed out, Open is refused; Sign in then opens that visit, and the refusal is gone.
   await chooseFromMenu(page, 'Sign out');
+  // Once signed out (on a busy machine an Open pressed before the sign-out landed opened the visit,
+  // and the sign-out then cleared it: the test's timing).
+  await expect(page.getByTestId('sign-in-state')).toHaveText('Not signed in');
   await rail.getByRole('button', { name: 'Open place1' }).click();
   await expect(
     page.getByRole('alert').filter({ hasText: 'You signed out: sign in to open a visit.' }),
