@@ -13,10 +13,12 @@ import { AppStoreContext } from './store/use-app-store';
 import './styles.css';
 
 const { api, onLinkState } = connectScribeApi();
-const store = createAppStore(
-  api,
-  createAppMicrophones(() => store.getState().settings),
-);
+const microphones = createAppMicrophones(() => store.getState().settings);
+const store = createAppStore(api, microphones);
+// The voice model compiles in its worker as the window loads: a clinician may press Start, or a
+// reload rejoin its visit, a moment after the window shows, and a compile still running then
+// competes with the capture's first seconds (issue 36; the Ready pane asks too, for later visits).
+microphones.prepareVoiceDetection?.();
 bindAppEvents(store, api, Date.now, openSignInTab);
 // The visit on the pane before this load (a reload), read before anything of this load changes it.
 let openBeforeReload = openVisitBeforeLoad(sessionStorage);
