@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { connectScribeApi } from './api/connect';
 import { App } from './App';
 import { createAppMicrophones } from './audio';
+import { createReplayPlayer } from './audio/replay/replay-player';
 import { bindAppEvents, createAppStore } from './store/app-store';
 import { keepOpenVisitAcrossReload, openVisitBeforeLoad } from './store/open-visit-memory';
 import { AppStoreContext } from './store/use-app-store';
@@ -14,7 +15,7 @@ import './styles.css';
 
 const { api, onLinkState } = connectScribeApi();
 const microphones = createAppMicrophones(() => store.getState().settings);
-const store = createAppStore(api, microphones);
+const store = createAppStore(api, microphones, createReplayPlayer());
 // The voice model compiles in its worker as the window loads: a clinician may press Start, or a
 // reload rejoin its visit, a moment after the window shows, and a compile still running then
 // competes with the capture's first seconds (issue 36; the Ready pane asks too, for later visits).

@@ -34,6 +34,7 @@ const LOCKABLE = [
   'consentWording',
   'visitAudio',
   'checksBeforeFinish',
+  'replayAudio',
 ] as const;
 type LockableKey = (typeof LOCKABLE)[number];
 
@@ -75,6 +76,8 @@ export const policySchema = z
     visitAudio: shape.visitAudio,
     /** off, ask (Finished asks once while values are left to check) or required (refused until none is). */
     checksBeforeFinish: shape.checksBeforeFinish,
+    /** Whether a visit's recording is kept until Finished, to play a line back (true when not set). */
+    replayAudio: shape.replayAudio,
     /**
      * Machine policy only: lets an installed app take `--policy FILE` or AMBIENT_SCRIBE_POLICY in
      * place of this policy (a test bench, a portable install). Without it an installed app ignores
@@ -119,6 +122,7 @@ const SETTINGS_OF: Record<LockableKey, (keyof Settings)[]> = {
   consentWording: ['consentWording'],
   visitAudio: ['visitAudio'],
   checksBeforeFinish: ['checksBeforeFinish'],
+  replayAudio: ['replayAudio'],
 };
 
 /** The settings a clinician may not change under this policy. */
@@ -168,5 +172,6 @@ export function settingsFromPolicy(policy: Policy, base: Settings, context: { us
     ...set('consentWording', policy.consentWording),
     ...set('visitAudio', policy.visitAudio),
     ...set('checksBeforeFinish', policy.checksBeforeFinish),
+    ...set('replayAudio', policy.replayAudio),
   };
 }

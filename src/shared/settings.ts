@@ -130,8 +130,9 @@ export const settingsSchema = z.object({
     .min(AUTO_PAUSE_MIN_MS, AUTO_PAUSE_RULE)
     .max(AUTO_PAUSE_MAX_MS, AUTO_PAUSE_RULE),
   /**
-   * Unfinished visits' audio (encrypted) is deleted after this many days, whatever its state; a
-   * visit with its note is deleted 10 minutes after the note arrives.
+   * Unfinished visits' audio (encrypted) is deleted after this many days, whatever its state. A
+   * visit with its note keeps its audio until it is Finished when `replayAudio` is on, else 10
+   * minutes after the note arrives.
    */
   audioRetentionDays: z
     .number()
@@ -170,6 +171,12 @@ export const settingsSchema = z.object({
   checksBeforeFinish: z.enum(CHECKS_BEFORE_FINISH_MODES, {
     message: `must be one of ${CHECKS_BEFORE_FINISH_MODES.join(', ')}`,
   }),
+  /**
+   * A visit's recording stays on this computer (encrypted, for the clinician who recorded it) until
+   * its note is Finished, so a line of the transcript can be played back (issue 38). Off: the audio
+   * goes 10 minutes after the note arrives, as before, and nothing plays.
+   */
+  replayAudio: z.boolean({ message: 'must be true or false' }),
   /** Set once the clinician has saved the first-run screen; a returning user skips it. */
   firstRunComplete: z.boolean(),
 });
@@ -260,6 +267,7 @@ export const DEFAULT_SETTINGS: Settings = {
   consentWording: DEFAULT_CONSENT_WORDING,
   visitAudio: 'room',
   checksBeforeFinish: 'ask',
+  replayAudio: true,
   firstRunComplete: false,
 };
 
@@ -300,5 +308,6 @@ export const SETTING_LABELS: Record<string, string> = {
   consentWording: 'What to say to the patient',
   visitAudio: 'Visit audio',
   checksBeforeFinish: 'Values to check before Finished',
+  replayAudio: 'Keep the recording to play back',
   firstRunComplete: 'First run',
 };

@@ -33,6 +33,7 @@ import { createActingClinician } from './privacy/acting-clinician';
 import { deliveryTargetOf } from './encounter/service-session';
 import { createUnlockPins } from './privacy/unlock-pins';
 import { createWindowPrivacy } from './privacy/window-privacy';
+import { createReplay } from './replay/replay-verbs';
 
 export { DELIVERED_AUDIO_GRACE_MS, MAINTENANCE_INTERVAL_MS } from './maintenance';
 
@@ -204,6 +205,16 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   await privacy.restore();
   repairSpoolManifests(history, spoolRoot, deps.clock.now(), deps.log);
   reconcileHistory(history, encounters.spooled.list());
+  const replay = createReplay({
+    spoolRoot,
+    spoolKey: loadKey,
+    settings,
+    gate: signOutGate,
+    history,
+    requireMine: (entry) => clinicianVisits.requireMine(entry),
+    inUse: (sessionId) => encounters.inUse(sessionId),
+    log: deps.log,
+  });
   const maintenance = startMaintenance({
     spoolRoot,
     clock: deps.clock,
@@ -257,6 +268,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       myHistory,
       resumeFinishing,
       visitLinks,
+      replay,
     }),
     deps.log,
     { ...SETTING_LABELS, ...ENCOUNTER_LABELS },

@@ -8,6 +8,7 @@ import { noteVerbs, type createVisitNotes } from './notes/visit-notes';
 import type { Logger } from './ports';
 import type { createActingClinician } from './privacy/acting-clinician';
 import type { createClinicianVisits } from './privacy/clinician-visits';
+import type { createReplay } from './replay/replay-verbs';
 import type { UnlockPins } from './privacy/unlock-pins';
 import type { WindowPrivacy } from './privacy/window-privacy';
 import type { SecretBox } from './secrets/secret-box';
@@ -40,6 +41,8 @@ export interface CoreVerbsDeps {
   /** Visits left finishing go on their way now (maintenance.ts). */
   resumeFinishing(): Promise<void>;
   visitLinks: VisitLinkInbox;
+  /** Playing a visit back, and its recording deleted at Finished (issue 38). */
+  replay: ReturnType<typeof createReplay>;
 }
 
 /**
@@ -49,7 +52,9 @@ export interface CoreVerbsDeps {
  */
 export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
   const { deps, settings, clinician, signOutGate, session, authStatus, signOut, privacy, pins } = parts;
-  const { encounters, notes, history, clinicianVisits, myHistory, resumeFinishing, visitLinks } = parts;
+  const { encounters, notes, history, clinicianVisits, myHistory, resumeFinishing, visitLinks, replay } =
+    parts;
+  const notesVerbs = noteVerbs(notes);
   const unfinished = (sessionId: string) => {
     const entry = history.find(sessionId);
     if (entry) clinicianVisits.requireMine(entry);
@@ -185,7 +190,14 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
       await (await session()).rest.sendFormFeedback(sessionId, formId, feedback);
       return undefined;
     },
-    ...noteVerbs(notes),
+    ...notesVerbs,
+    'notes.finish': async (request) => {
+      await notesVerbs['notes.finish'](request);
+      // In the EHR: the recording goes with the edits (Undo does not bring it back).
+      replay.deleteAtFinished(request.sessionId);
+      return undefined;
+    },
+    'recording.span': (request) => replay.span(request),
     'privacy.status': () => privacy.status(),
     'privacy.lock': () => privacy.lock(),
     'privacy.unlock': async (request) => {

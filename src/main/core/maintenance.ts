@@ -11,7 +11,10 @@ import type { createSignOutGate } from './privacy/sign-out-gate';
 import type { createServiceLocator } from './service/service-locator';
 import { sweepAudioSpools } from './spool/audio-spool';
 
-/** A delivered visit's audio stays this long (then the sweep deletes it); settings say the most. */
+/**
+ * A delivered visit's audio stays this long (then the sweep deletes it) when it is not kept to play
+ * back (settings' replayAudio off, or the note Finished); settings say the most.
+ */
 export const DELIVERED_AUDIO_GRACE_MS = 10 * 60_000;
 const DAY_MS = 24 * 3_600_000;
 /**
@@ -57,6 +60,12 @@ export function startMaintenance(deps: MaintenanceDeps): Maintenance {
       maxAgeMs: settings.get().audioRetentionDays * DAY_MS,
       // A visit recording or on its way to the service keeps its audio, however old.
       inUse: (sessionId) => encounters.inUse(sessionId),
+      // Its recording, to play a line back, until the note is Finished (issue 38). A visit History
+      // does not know is nobody's to play: it goes like any delivered audio.
+      keepDelivered: (sessionId) => {
+        const entry = history.find(sessionId);
+        return settings.get().replayAudio && entry !== undefined && entry.finishedAt === undefined;
+      },
     });
     if (removed.length > 0) deps.log.info('spool: removed old visit audio', { visits: removed.length });
     // Unfinished edits are kept no longer than unfinished audio (the same retention).

@@ -10,6 +10,7 @@ import { createNoteSlice, type NoteSlice } from './note-slice';
 import { createPrivacySlice, type PrivacySlice } from './privacy-slice';
 import type { MicrophoneAccess } from './microphone-access';
 import { createRecordingSlice, type RecordingSlice } from './recording-slice';
+import { createReplaySlice, type ReplayPlayer, type ReplaySlice } from './replay-slice';
 import { createResultsSlice, type ResultsSlice } from './results-slice';
 import { createSettingsSlice, type SettingsSlice } from './settings-slice';
 import { createVisitLinkSlice, type VisitLinkSlice } from './visit-link-slice';
@@ -24,11 +25,16 @@ export type AppState = InfoSlice &
   AuthSlice &
   PrivacySlice &
   VisitLinkSlice &
-  NoteSlice;
+  NoteSlice &
+  ReplaySlice;
 export type AppStore = StoreApi<AppState>;
 
 /** Created outside React (and tested without it); components read it through narrow selectors. */
-export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = noMicrophones): AppStore {
+export function createAppStore(
+  api: ScribeApi,
+  microphones: MicrophoneAccess = noMicrophones,
+  player: ReplayPlayer = silentPlayer,
+): AppStore {
   return createStore<AppState>()((...args) => ({
     ...createInfoSlice(api)(...args),
     ...createSettingsSlice(api)(...args),
@@ -41,8 +47,19 @@ export function createAppStore(api: ScribeApi, microphones: MicrophoneAccess = n
     ...createPrivacySlice(api)(...args),
     ...createVisitLinkSlice(api)(...args),
     ...createNoteSlice(api)(...args),
+    ...createReplaySlice(api, player)(...args),
   }));
 }
+
+/** For stores made without a speaker (tests of other slices): nothing plays, and nothing fails. */
+const silentPlayer: ReplayPlayer = {
+  warm: () => undefined,
+  prepare: async () => undefined,
+  play: async () => undefined,
+  pause: async () => undefined,
+  resume: async () => undefined,
+  stop: () => undefined,
+};
 
 /** For stores made without a microphone (tests of other slices). */
 const noMicrophones: MicrophoneAccess = {

@@ -151,8 +151,10 @@ export const createResultsSlice =
         }
       },
       clearResults: () => {
-        // The note's edits leave the window with the note (they are kept sealed by main).
+        // The note's edits leave the window with the note (they are kept sealed by main), and
+        // nothing of its recording plays on (sign-out and the idle lock come through here too).
         get().forgetNoteDraft();
+        get().stopReplay();
         set(EMPTY);
       },
     };

@@ -9,3 +9,4 @@ export * from './audio-chunk';
 export * from './history';
 export * from './visit-links';
 export * from './privacy';
+export * from './recording';

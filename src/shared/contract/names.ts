@@ -35,6 +35,7 @@ export const VERB_NAMES = [
   'notes.finish',
   'notes.unfinish',
   'notes.patient',
+  'recording.span',
   'privacy.status',
   'privacy.lock',
   'privacy.unlock',

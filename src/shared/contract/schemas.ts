@@ -17,6 +17,7 @@ import {
 import { historyListSchema } from './history';
 import { noteDraftReadingSchema, noteDraftSchema, visitPatientReadingSchema } from './notes';
 import { privacyStatusSchema, setPinSchema, unlockRequestSchema } from './privacy';
+import { recordingSpanRequestSchema, recordingSpanSchema } from './recording';
 import {
   declineVisitLinkSchema,
   takeVisitLinkSchema,
@@ -108,6 +109,11 @@ export const verbSchemas = {
    * for the provider who recorded it, until the visit is finished: the note's header line.
    */
   'notes.patient': { request: sessionRefSchema, response: visitPatientReadingSchema },
+  /**
+   * A stretch of the visit's own recording, to play a line back (issue 38): for the clinician who
+   * recorded it, signed in and unlocked, until its note is Finished, where `replayAudio` is on.
+   */
+  'recording.span': { request: recordingSpanRequestSchema, response: recordingSpanSchema },
   /** Whether main holds the window locked (issue 29): a reload or a second tab finds it so. */
   'privacy.status': { request: noPayload, response: privacyStatusSchema },
   /** The idle lock: main opens nothing of a visit and calls the service for nobody until unlocked. */

@@ -232,6 +232,31 @@ describe('the audio spool', () => {
     expect(listAudioSpools(root)).toEqual([]);
   });
 
+  it('retention: a delivered visit kept to play back stays past the grace, never past the age limit', () => {
+    const root = mkdtempSync(join(tmpdir(), 'scribe-spools-'));
+    const clock = 1_000_000;
+    const make = (sessionId: string, extra: Partial<SpoolOptions> = {}) => {
+      const spool = write(options({ dir: join(root, sessionId), sessionId, now: () => clock, ...extra }), 1);
+      spool.close();
+      spool.setState('delivered');
+    };
+    make('kept');
+    make('kept-form', { kind: 'form', visitSessionId: 'kept' });
+    make('finished');
+    const week = 7 * 24 * 3_600_000;
+    // Kept by the visit's ambient session id, its form-filling leg with it.
+    const keepDelivered = (sessionId: string) => sessionId === 'kept';
+    expect(
+      sweepAudioSpools(root, clock + 60_000, { graceMs: 60_000, maxAgeMs: week, keepDelivered }),
+    ).toEqual(['finished']);
+    expect(
+      sweepAudioSpools(root, clock + week - 1, { graceMs: 60_000, maxAgeMs: week, keepDelivered }),
+    ).toEqual([]);
+    expect(
+      sweepAudioSpools(root, clock + week, { graceMs: 60_000, maxAgeMs: week, keepDelivered }).sort(),
+    ).toEqual(['kept', 'kept-form']);
+  });
+
   it('retention: a spool folder whose manifest is unreadable goes after the age limit too', () => {
     const root = mkdtempSync(join(tmpdir(), 'scribe-spools-'));
     const spool = write(options({ dir: join(root, 'orphan'), sessionId: 'orphan' }), 2);

@@ -64,6 +64,7 @@ const KINDS: Record<keyof Policy, Kind> = {
   consentWording: 'text',
   visitAudio: 'text',
   checksBeforeFinish: 'text',
+  replayAudio: 'switch',
   locked: 'list',
 };
 

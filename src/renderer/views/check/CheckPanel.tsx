@@ -1,6 +1,7 @@
 import { useEffect, useRef, type KeyboardEvent } from 'react';
 import type { TranscriptEntry } from '../../../shared/service';
 import { formatOffset } from '../../results/format';
+import { LinePlay } from '../replay/LinePlay';
 import type { SectionMark } from './MarkedText';
 import './check.css';
 
@@ -51,6 +52,7 @@ export function CheckPanel({ id, mark, lines, onChecked, onClose }: Props) {
       <ol className="check-lines" aria-label="What was said" tabIndex={0}>
         {lines.map((line) => (
           <li key={line.transcript_id}>
+            <LinePlay id={line.transcript_id} speaker={line.speaker} time={formatOffset(line.start_offset)} />
             <time>{formatOffset(line.start_offset)}</time>
             {line.speaker && <span className="speaker">{line.speaker}</span>}
             <span>{line.transcript}</span>

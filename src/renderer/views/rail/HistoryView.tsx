@@ -42,6 +42,7 @@ export function HistoryView() {
   const openSession = useAppStore((s) => recordingSession ?? s.resultsFor ?? undefined);
   const now = new Date();
   const retentionDays = useAppStore((s) => s.settings?.audioRetentionDays);
+  const replayAudio = useAppStore((s) => s.settings?.replayAudio !== false);
   const keyInMemoryOnly = useAppStore((s) => s.secrets?.persistence === 'memory');
   const service = useAppStore((s) => (s.settings ? serviceOf(s.settings.service) : undefined));
   const providerId = useAppStore((s) => s.auth?.providerId);
@@ -145,8 +146,9 @@ export function HistoryView() {
           Notes are kept by the service, not on this computer; opening a visit fetches its note.
         </p>
         <p className="muted" data-testid="audio-retention">
-          A visit&apos;s audio stays on this computer, encrypted, only until the service has it: deleted 10
-          minutes after its note arrives, or when you discard it, and never kept longer than{' '}
+          {replayAudio
+            ? 'A visit’s audio stays on this computer, encrypted and for you alone, so you can play its lines back: deleted when you mark the visit finished or discard it, and never kept longer than '
+            : 'A visit’s audio stays on this computer, encrypted, only until the service has it: deleted 10 minutes after its note arrives, or when you discard it, and never kept longer than '}
           {retentionDays ?? 7} days.
           {keyInMemoryOnly &&
             ' This computer has no keyring, so audio left unfinished cannot be read after the app restarts.'}

@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
-import type { HistoryEntry } from '../../../shared/contract';
+import { RECORDING_DELETED_AT_FINISHED, type HistoryEntry } from '../../../shared/contract';
 import { isTerminalStatus } from '../../../shared/service';
 import { formatClock } from '../../results/format';
 import { formTitle } from '../../results/form-text';
@@ -16,6 +16,8 @@ import { toggleHighlight, type Highlight } from './highlight';
 import { NoteSections } from './NoteSections';
 import { ResultsTimeline } from './ResultsTimeline';
 import { Transcript } from './Transcript';
+import { replayLines } from '../replay/replay-lines';
+import { ReplayContext } from '../replay/replay-context';
 import { visitRecordLines } from '../../results/visit-record-lines';
 import './results.css';
 
@@ -103,6 +105,20 @@ function ResultsCard() {
   const transcript = useMemo(
     () => (results?.transcript?.length ? onVisitClock(results.transcript, results.visitClock) : undefined),
     [results],
+  );
+  // Play on each line (issue 38), by the service's own times; gone once the note is Finished.
+  const replayAudio = useAppStore((s) => s.settings?.replayAudio === true);
+  const finishedAt = entry?.finishedAt;
+  const replay = useMemo(
+    () =>
+      replayAudio && results?.kind === 'ambient' && results.transcript?.length && entry
+        ? {
+            sessionId: results.sessionId,
+            lines: replayLines(results.transcript),
+            gone: finishedAt === undefined ? undefined : RECORDING_DELETED_AT_FINISHED,
+          }
+        : null,
+    [replayAudio, results, entry, finishedAt],
   );
   const forms = results?.forms ?? [];
   const note =
@@ -201,39 +217,41 @@ function ResultsCard() {
       )}
       {(note || forms.length > 0 || transcript) && (
         // Wide enough (≥ 1,200 px), the transcript stands beside the note (results.css).
-        <div className="results-body" data-has-transcript={Boolean(transcript)}>
-          <div className="results-main">
-            {note && forms.length > 0 ? (
-              // A note and forms: each its own tab, the note first.
-              <Tabs className="tabs">
-                <TabList aria-label="Results" className="tab-list">
-                  <Tab id="note" className="tab">
-                    Note
-                  </Tab>
-                  <Tab id="forms" className="tab">
-                    Forms ({forms.length})
-                  </Tab>
-                </TabList>
-                <TabPanel id="note" className="tab-panel">
+        <ReplayContext.Provider value={replay}>
+          <div className="results-body" data-has-transcript={Boolean(transcript)}>
+            <div className="results-main">
+              {note && forms.length > 0 ? (
+                // A note and forms: each its own tab, the note first.
+                <Tabs className="tabs">
+                  <TabList aria-label="Results" className="tab-list">
+                    <Tab id="note" className="tab">
+                      Note
+                    </Tab>
+                    <Tab id="forms" className="tab">
+                      Forms ({forms.length})
+                    </Tab>
+                  </TabList>
+                  <TabPanel id="note" className="tab-panel">
+                    {note}
+                  </TabPanel>
+                  <TabPanel id="forms" className="tab-panel">
+                    {formsSection}
+                  </TabPanel>
+                </Tabs>
+              ) : (
+                <>
                   {note}
-                </TabPanel>
-                <TabPanel id="forms" className="tab-panel">
-                  {formsSection}
-                </TabPanel>
-              </Tabs>
-            ) : (
-              <>
-                {note}
-                {forms.length > 0 && formsSection}
-              </>
+                  {forms.length > 0 && formsSection}
+                </>
+              )}
+            </div>
+            {transcript && (
+              <div className="results-transcript">
+                <Transcript id={transcriptId} entries={transcript} highlight={highlight} />
+              </div>
             )}
           </div>
-          {transcript && (
-            <div className="results-transcript">
-              <Transcript id={transcriptId} entries={transcript} highlight={highlight} />
-            </div>
-          )}
-        </div>
+        </ReplayContext.Provider>
       )}
     </section>
   );

@@ -1,6 +1,9 @@
 import { useEffect, useId, useRef } from 'react';
 import type { TranscriptEntry } from '../../../shared/service';
 import { formatOffset } from '../../results/format';
+import { LinePlay } from '../replay/LinePlay';
+import { ReplayBar } from '../replay/ReplayBar';
+import { useVisitReplay } from '../replay/replay-context';
 import type { Highlight } from './highlight';
 import './transcript.css';
 
@@ -11,7 +14,9 @@ interface Props {
 }
 
 /** The timestamped transcript; the sentences a note section or form field came from can be lit. */
+/** Each line has Play where the visit's recording is kept (replay-context.ts, issue 38). */
 export function Transcript({ id, entries, highlight }: Props) {
+  const replay = useVisitReplay();
   const headingId = useId();
   const listRef = useRef<HTMLOListElement>(null);
   const lit = new Set(highlight?.ids ?? []);
@@ -27,6 +32,7 @@ export function Transcript({ id, entries, highlight }: Props) {
   return (
     <section aria-labelledby={headingId}>
       <h3 id={headingId}>Transcript</h3>
+      {replay && <ReplayBar sessionId={replay.sessionId} gone={replay.gone} />}
       {/* Says what changed, since the light itself is only seen. */}
       <p role="status" className="visually-hidden">
         {highlight &&
@@ -45,9 +51,11 @@ export function Transcript({ id, entries, highlight }: Props) {
         >
           {entries.map((entry) => {
             const on = lit.has(entry.transcript_id);
+            const time = formatOffset(entry.start_offset);
             return (
               <li key={entry.transcript_id} data-highlighted={on} data-transcript-id={entry.transcript_id}>
-                <time>{formatOffset(entry.start_offset)}</time>
+                <LinePlay id={entry.transcript_id} speaker={entry.speaker} time={time} />
+                <time>{time}</time>
                 {entry.speaker && <span className="speaker">{entry.speaker}</span>}
                 <span>
                   {on && <span className="visually-hidden">Source: </span>}

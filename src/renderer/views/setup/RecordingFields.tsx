@@ -176,7 +176,7 @@ export function RetentionField({ draft, update, problems }: DraftFieldsProps) {
   return (
     <NumberField
       label="Keep unfinished visits' audio for (days)"
-      hint="1 to 30 days. Audio that has not reached the service is kept this long, encrypted, then deleted. Audio of a visit with its note is deleted 10 minutes after the note arrives."
+      hint="1 to 30 days. Audio that has not reached the service is kept this long, encrypted, then deleted. Audio of a visit with its note goes when the note is Finished, or 10 minutes after it arrives when the recording is not kept to play back."
       problem={problems.audioRetentionDays}
       setting="audioRetentionDays"
       min={AUDIO_RETENTION_MIN_DAYS}

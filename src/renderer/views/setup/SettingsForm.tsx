@@ -3,6 +3,7 @@ import type { Settings, SettingsPatch } from '../../../shared/settings';
 import { useAppStore } from '../../store/use-app-store';
 import { AppearanceFields } from './AppearanceFields';
 import { NotificationFields } from './NotificationFields';
+import { ReplayAudioField } from './ReplayAudioField';
 import { PartnerFields } from './PartnerFields';
 import { NoteCheckField } from './NoteCheckField';
 import { ConsentFields, IdleLockField, RecordingFields, RetentionField } from './RecordingFields';
@@ -89,6 +90,7 @@ export function SettingsForm(props: {
           <fieldset>
             <legend>Audio on this computer</legend>
             <RetentionField {...fieldProps} />
+            <ReplayAudioField {...fieldProps} hintId={`${headingId}-replay`} />
           </fieldset>
         </>
       ) : (

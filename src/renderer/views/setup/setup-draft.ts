@@ -27,6 +27,7 @@ export interface Draft {
   consent: Settings['consent'];
   consentWording: string;
   checksBeforeFinish: Settings['checksBeforeFinish'];
+  replayAudio: boolean;
 }
 
 /** What every fieldset of the form gets: the draft, a way to change part of it, main's problems by field. */
@@ -58,6 +59,7 @@ export function draftFrom(settings: Settings): Draft {
     consent: settings.consent,
     consentWording: settings.consentWording,
     checksBeforeFinish: settings.checksBeforeFinish,
+    replayAudio: settings.replayAudio,
   };
 }
 
@@ -88,6 +90,7 @@ const PAGE_KEYS: Record<SettingsPage, readonly (keyof SettingsPatch)[]> = {
     'oidcClientId',
     'notificationReceiver',
     'audioRetentionDays',
+    'replayAudio',
     'firstRunComplete',
   ],
 };
@@ -127,6 +130,7 @@ export function patchFrom(draft: Draft, settings: Settings): SettingsPatch {
     consent: draft.consent,
     consentWording: draft.consentWording,
     checksBeforeFinish: draft.checksBeforeFinish,
+    replayAudio: draft.replayAudio,
     firstRunComplete: true,
   };
 }

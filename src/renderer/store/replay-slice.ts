@@ -1,0 +1,103 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { ScribeApi } from '../../shared/contract';
+import type { AppState } from './app-store';
+
+/** How much of the recording before a line's start plays with it: the first word's onset. */
+export const REPLAY_LEAD_MS = 300;
+/** The speeds Play offers: as spoken, and faster for a long line. */
+export const REPLAY_RATES = [1, 1.5] as const;
+export type ReplayRate = (typeof REPLAY_RATES)[number];
+
+/** What plays the samples (audio/replay/replay-player.ts; a fake in tests). */
+export interface ReplayPlayer {
+  /** Makes the output ahead of a press, suspended (it costs nothing until it plays). */
+  warm(): void;
+  /** Readies the output while main reads the span, so sound starts soon after the press. */
+  prepare(): Promise<void>;
+  /** Plays `pcm` from its start; stops whatever played before. `onEnded` once it has played out. */
+  play(pcm: Int16Array, sampleRate: number, rate: number, onEnded: () => void): Promise<void>;
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  /** Stops and lets go of the audio; nothing plays after it. */
+  stop(): void;
+}
+
+/** Main's base64 PCM as samples. */
+export function decodePcm(base64: string): Int16Array {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  return new Int16Array(bytes.buffer, 0, bytes.length >> 1);
+}
+
+/** A transcript line to play: its id and its span in the audio the service received, ms. */
+export interface ReplayLine {
+  id: string;
+  fromMs: number;
+  toMs: number;
+}
+
+/**
+ * Playing a line of the visit back (issue 38): main reads the span from the visit's sealed
+ * recording and hands the samples over; the player plays them. One line at a time. Pressing the
+ * line playing pauses it, and again resumes it (Space on its button does the same).
+ */
+export interface ReplaySlice {
+  replaying: { sessionId: string; lineId: string; paused: boolean } | null;
+  /** Why the last Play played nothing, in one sentence (main's), for the visit it was pressed in. */
+  replayProblem: { sessionId: string; message: string } | null;
+  replayRate: ReplayRate;
+  /** A visit with Play is on screen: the output is made now, not at the first press. */
+  warmReplay(): void;
+  playLine(sessionId: string, line: ReplayLine): Promise<void>;
+  stopReplay(): void;
+  setReplayRate(rate: ReplayRate): void;
+}
+
+export const createReplaySlice =
+  (api: ScribeApi, player: ReplayPlayer): StateCreator<AppState, [], [], ReplaySlice> =>
+  (set, get) => {
+    /** Each press gets a number: an answer that comes after a later press is dropped. */
+    let press = 0;
+    return {
+      replaying: null,
+      replayProblem: null,
+      replayRate: 1,
+      warmReplay: () => player.warm(),
+      async playLine(sessionId, line) {
+        const now = get().replaying;
+        if (now?.sessionId === sessionId && now.lineId === line.id) {
+          set({ replaying: { ...now, paused: !now.paused } });
+          await (now.paused ? player.resume() : player.pause());
+          return;
+        }
+        const mine = ++press;
+        player.stop();
+        set({ replaying: { sessionId, lineId: line.id, paused: false }, replayProblem: null });
+        try {
+          // The output opens while main reads the span (made ahead by warmReplay, or now): the
+          // first press measured 480 ms from the press to sound one after the other, 160 ms for
+          // the next (the issue asks ≤ 300 ms).
+          const [span] = await Promise.all([
+            api.call('recording.span', {
+              sessionId,
+              fromMs: Math.max(0, Math.floor(line.fromMs - REPLAY_LEAD_MS)),
+              toMs: Math.ceil(line.toMs),
+            }),
+            player.prepare(),
+          ]);
+          if (mine !== press) return;
+          await player.play(decodePcm(span.pcm), span.sampleRate, get().replayRate, () => {
+            if (mine === press) set({ replaying: null });
+          });
+        } catch (error) {
+          if (mine !== press) return;
+          set({ replaying: null, replayProblem: { sessionId, message: (error as Error).message } });
+        }
+      },
+      stopReplay() {
+        press += 1;
+        player.stop();
+        if (get().replaying || get().replayProblem) set({ replaying: null, replayProblem: null });
+      },
+      setReplayRate: (rate) => set({ replayRate: rate }),
+    };
+  };

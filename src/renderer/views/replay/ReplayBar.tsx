@@ -1,0 +1,49 @@
+import { useEffect } from 'react';
+import { REPLAY_RATES } from '../../store/replay-slice';
+import { useAppStore } from '../../store/use-app-store';
+import './replay.css';
+
+interface Props {
+  sessionId: string;
+  /** Why no line plays (the recording was deleted at Finished): one line in place of the controls. */
+  gone?: string | undefined;
+}
+
+/**
+ * Above the transcript (issue 38): the speed Play uses, and one line when a Play played nothing or
+ * the recording is gone.
+ */
+export function ReplayBar({ sessionId, gone }: Props) {
+  const rate = useAppStore((s) => s.replayRate);
+  const setRate = useAppStore((s) => s.setReplayRate);
+  const warmReplay = useAppStore((s) => s.warmReplay);
+  // The output is made while the clinician reads, so the first Play sounds at once.
+  useEffect(() => {
+    if (!gone) warmReplay();
+  }, [gone, warmReplay]);
+  const problem = useAppStore((s) =>
+    s.replayProblem?.sessionId === sessionId ? s.replayProblem.message : null,
+  );
+  if (gone)
+    return (
+      <p className="muted replay-gone" data-testid="replay-gone">
+        {gone}
+      </p>
+    );
+  return (
+    <div className="replay-bar">
+      <button
+        type="button"
+        className="link-button small toggle"
+        aria-pressed={rate !== 1}
+        data-testid="replay-rate"
+        onClick={() => setRate(rate === 1 ? REPLAY_RATES[1] : REPLAY_RATES[0])}
+      >
+        Play at 1.5×
+      </button>
+      <p role="status" className="replay-problem" data-testid="replay-problem">
+        {problem}
+      </p>
+    </div>
+  );
+}
