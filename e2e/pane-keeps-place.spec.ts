@@ -47,4 +47,10 @@ test('the pane keeps its place: Open on the visit shown, a reload, and Sign in a
   await expect(page.locator('.note-section p').first()).toHaveText(note, { timeout: 30_000 });
   await expect(page.getByText('You signed out: sign in to open a visit.')).toHaveCount(0);
   await expect(patient).toContainText('born');
+  // The Sign in pressed is gone: the keyboard carries on from the visit's heading (issue 37,
+  // finding 6), not from the page's top, and the next key acts there.
+  await expect(page.getByTestId('results-heading')).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByTestId('results-heading')).not.toBeFocused();
+  expect(await page.evaluate(() => document.activeElement !== document.body)).toBe(true);
 });
