@@ -22,7 +22,7 @@ test.skip(({ target }) => target !== 'browser', 'browser mode is killed with SIG
 async function catchPlayback(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const played: { samples: number[]; rate: number; startedAt: number }[] = [];
-    const state = { played, stopped: 0, pressedAt: 0 };
+    const state = { played, stopped: 0, pressedAt: 0, suspended: 0 };
     (window as unknown as { __replay: typeof state }).__replay = state;
     document.addEventListener(
       'click',
@@ -42,6 +42,12 @@ async function catchPlayback(page: Page): Promise<void> {
       });
       return start.apply(this, args);
     };
+    // Whether the output really stops (a pause suspends the player's context).
+    const suspend = AudioContext.prototype.suspend;
+    AudioContext.prototype.suspend = function () {
+      state.suspended += 1;
+      return suspend.call(this);
+    };
     const stop = AudioBufferSourceNode.prototype.stop;
     AudioBufferSourceNode.prototype.stop = function (...args: Parameters<AudioBufferSourceNode['stop']>) {
       state.stopped += 1;
@@ -54,6 +60,7 @@ type Caught = {
   played: { samples: number[]; rate: number; startedAt: number }[];
   stopped: number;
   pressedAt: number;
+  suspended: number;
 };
 const caught = (page: Page) => page.evaluate(() => (window as unknown as { __replay: Caught }).__replay);
 
@@ -88,8 +95,12 @@ async function playsItsSpan(
   index: number,
 ): Promise<void> {
   const before = (await caught(page)).played.length;
-  const play = page.getByTestId('transcript').locator('li').nth(index).getByTestId('play-line');
-  await expect(play).toHaveAccessibleName(/^Play (\S+ )?\d+:\d{2}$/);
+  const row = page.getByTestId('transcript').locator('li').nth(index);
+  const play = row.getByTestId('play-line');
+  // Named by the line's speaker (where the service names one) and the time shown beside it.
+  const speaker =
+    (await row.locator('.speaker').count()) > 0 ? `${await row.locator('.speaker').textContent()} ` : '';
+  await expect(play).toHaveAccessibleName(`Play ${speaker}${await row.locator('time').textContent()}`);
   await play.click();
   await expect.poll(async () => (await caught(page)).played.length, { timeout: 10_000 }).toBe(before + 1);
   const { played, pressedAt } = await caught(page);
@@ -152,8 +163,13 @@ test('Play on a line plays its span of the visit’s own audio; after a kill -9 
     expect((await caught(page)).played.at(-1)!.rate).toBe(1);
     const play = page.getByTestId('transcript').locator('li').nth(1).getByTestId('play-line');
     await expect(play).toBeFocused();
+    const suspendedBefore = (await caught(page)).suspended;
     await page.keyboard.press('Space');
     await expect(play).toHaveAttribute('data-state', 'paused');
+    await expect(play).toHaveAccessibleName(/^Play /);
+    // Paused for real: the output stopped, and nothing new started.
+    expect((await caught(page)).suspended).toBeGreaterThan(suspendedBefore);
+    expect((await caught(page)).played).toHaveLength(1);
     await page.getByTestId('replay-rate').click();
     await expect(page.getByTestId('replay-rate')).toHaveAttribute('aria-pressed', 'true');
     await playsItsSpan(page, watched, lines[2]!, 2);

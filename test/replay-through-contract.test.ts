@@ -1,9 +1,13 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { syntheticSpeech } from '../sandbox/test-support/service-client';
-import type { AppCore } from '../src/main/core/app-core';
+import type { AppCore, AppCoreDeps } from '../src/main/core/app-core';
+import { createJsonFileStorage } from '../src/main/core/json-file-storage';
+import { silentLogger, systemClock, type Clock } from '../src/main/core/ports';
+import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
 import {
   encodeAudioChunk,
   RECORDING_DELETED_AT_FINISHED,
@@ -16,7 +20,7 @@ import { REPLAY_LEAD_MS, type ReplayPlayer } from '../src/renderer/store/replay-
 import { replayLines } from '../src/renderer/views/replay/replay-lines';
 import { inProcessApi } from './support/in-process-api';
 import { callVerb, useBearerPartner } from './support/sandbox-partner';
-import { createTestCore } from './support/test-core';
+import { createTestCore, testAppInfo } from './support/test-core';
 
 /**
  * Issue 38: a visit's recording is kept, sealed, after the service has it, until its note is
@@ -44,8 +48,8 @@ const refusal = async (verb: 'recording.span', payload: unknown) => {
  * Records two utterances with a pause between them, 4 s in all (every chunk flagged speech: nothing
  * is held back, so the service's audio is the recording's), ends it, waits for its note.
  */
-async function recordVisit(settings: Record<string, unknown> = {}) {
-  core = await createTestCore();
+async function recordVisit(settings: Record<string, unknown> = {}, deps: Partial<AppCoreDeps> = {}) {
+  core = await createTestCore(deps);
   await useBearerPartner(core, sandbox.url, 'dr-replay', settings);
   await callVerb(core, 'auth.signIn');
   const { sessionId } = await callVerb<{ sessionId: string }>(core, 'encounter.start', {
@@ -123,6 +127,7 @@ describe('playing a line back', () => {
     const player: ReplayPlayer = {
       warm: () => undefined,
       prepare: async () => undefined,
+      setRate: (rate) => void calls.push(`rate ${rate}`),
       play: async (pcm, sampleRate, rate) => {
         expect(sampleRate).toBe(16_000);
         played.push({ pcm, rate });
@@ -149,7 +154,7 @@ describe('playing a line back', () => {
     await store.getState().playLine(sessionId, line);
     expect(store.getState().replaying?.paused).toBe(true);
     await store.getState().playLine(sessionId, line);
-    expect(calls.filter((c) => c !== 'stop')).toEqual(['pause', 'resume']);
+    expect(calls.filter((c) => c === 'pause' || c === 'resume')).toEqual(['pause', 'resume']);
 
     // The idle lock clears the note from the window: nothing plays on.
     store.getState().clearResults();
@@ -161,5 +166,32 @@ describe('playing a line back', () => {
     await store.getState().playLine(sessionId, line);
     expect(played).toHaveLength(1);
     expect(store.getState().replayProblem).toEqual({ sessionId, message: RECORDING_DELETED_AT_FINISHED });
+  });
+
+  it('kept past the ten minutes until Finished; with replayAudio off, gone after them', async () => {
+    // One data directory and one secret box (the spool key) across restarts, eleven minutes on.
+    const dataDir = mkdtempSync(join(tmpdir(), 'scribe-replay-kept-'));
+    const secrets = createMemorySecretBox();
+    const on = (clock: Clock): Partial<AppCoreDeps> => ({
+      settingsStorage: createJsonFileStorage(join(dataDir, 'settings.json'), silentLogger),
+      secrets,
+      appInfo: testAppInfo(dataDir),
+      clock,
+    });
+    const later = (minutes: number): Clock => ({ ...systemClock, now: () => Date.now() + minutes * 60_000 });
+    const { sessionId, results, spoolRoot } = await recordVisit({}, on(systemClock));
+    const line = results.transcript![0]!;
+    const span = { sessionId, fromMs: msFromOffset(line.start_offset), toMs: msFromOffset(line.end_offset) };
+
+    await core!.stop();
+    core = await createTestCore(on(later(11)));
+    expect(existsSync(join(spoolRoot, sessionId))).toBe(true);
+    await callVerb(core, 'auth.signIn');
+    expect(await callVerb<RecordingSpan>(core, 'recording.span', span)).toMatchObject({ sampleRate: 16_000 });
+
+    await callVerb(core, 'settings.set', { replayAudio: false });
+    await core.stop();
+    core = await createTestCore(on(later(22)));
+    expect(readdirSync(spoolRoot)).toEqual([]);
   });
 });

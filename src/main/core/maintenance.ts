@@ -60,11 +60,15 @@ export function startMaintenance(deps: MaintenanceDeps): Maintenance {
       maxAgeMs: settings.get().audioRetentionDays * DAY_MS,
       // A visit recording or on its way to the service keeps its audio, however old.
       inUse: (sessionId) => encounters.inUse(sessionId),
-      // Its recording, to play a line back, until the note is Finished (issue 38). A visit History
-      // does not know is nobody's to play: it goes like any delivered audio.
-      keepDelivered: (sessionId) => {
-        const entry = history.find(sessionId);
-        return settings.get().replayAudio && entry !== undefined && entry.finishedAt === undefined;
+      // The recording of a visit with its note, to play a line back, until the note is Finished
+      // (issue 38). Nothing else stays past the grace: a form-filling leg (Play reads the ambient
+      // one), a visit without a note (nothing to Finish, nothing plays), a visit History does not
+      // know (nobody's to play).
+      keepDelivered: (manifest) => {
+        if (!settings.get().replayAudio || manifest.kind !== 'ambient' || manifest.visitSessionId)
+          return false;
+        const entry = history.find(manifest.sessionId);
+        return entry?.kind === 'ambient' && entry.status === 'completed' && entry.finishedAt === undefined;
       },
     });
     if (removed.length > 0) deps.log.info('spool: removed old visit audio', { visits: removed.length });

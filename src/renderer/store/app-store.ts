@@ -55,6 +55,7 @@ export function createAppStore(
 const silentPlayer: ReplayPlayer = {
   warm: () => undefined,
   prepare: async () => undefined,
+  setRate: () => undefined,
   play: async () => undefined,
   pause: async () => undefined,
   resume: async () => undefined,

@@ -116,6 +116,8 @@ export const createNoteSlice =
         await get().flushNoteDraft();
         try {
           await api.call('notes.finish', { sessionId });
+          // In the EHR: its recording is deleted, and nothing of it plays on.
+          get().stopReplay();
           return true;
         } catch (error) {
           set({ noteNotice: (error as Error).message });

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand/vanilla';
-import type { ScribeApi } from '../../shared/contract';
+import { MAX_RECORDING_SPAN_MS, type ScribeApi } from '../../shared/contract';
 import type { AppState } from './app-store';
 
 /** How much of the recording before a line's start plays with it: the first word's onset. */
@@ -14,8 +14,19 @@ export interface ReplayPlayer {
   warm(): void;
   /** Readies the output while main reads the span, so sound starts soon after the press. */
   prepare(): Promise<void>;
-  /** Plays `pcm` from its start; stops whatever played before. `onEnded` once it has played out. */
-  play(pcm: Int16Array, sampleRate: number, rate: number, onEnded: () => void): Promise<void>;
+  /**
+   * Plays `pcm` from its start (held until resume() when `paused`); stops whatever played before.
+   * `onEnded` once it has played out.
+   */
+  play(
+    pcm: Int16Array,
+    sampleRate: number,
+    rate: number,
+    onEnded: () => void,
+    options?: { paused?: boolean },
+  ): Promise<void>;
+  /** The speed of what plays now. */
+  setRate(rate: number): void;
   pause(): Promise<void>;
   resume(): Promise<void>;
   /** Stops and lets go of the audio; nothing plays after it. */
@@ -52,6 +63,15 @@ export interface ReplaySlice {
   setReplayRate(rate: ReplayRate): void;
 }
 
+/**
+ * What Play asks main for: from REPLAY_LEAD_MS before the line to its end, whole ms, and at most
+ * the contract's longest span (a line over two minutes plays its first two minutes).
+ */
+export function spanOf(line: ReplayLine): { fromMs: number; toMs: number } {
+  const fromMs = Math.max(0, Math.floor(line.fromMs - REPLAY_LEAD_MS));
+  return { fromMs, toMs: Math.min(Math.ceil(line.toMs), fromMs + MAX_RECORDING_SPAN_MS) };
+}
+
 export const createReplaySlice =
   (api: ScribeApi, player: ReplayPlayer): StateCreator<AppState, [], [], ReplaySlice> =>
   (set, get) => {
@@ -77,17 +97,21 @@ export const createReplaySlice =
           // first press measured 480 ms from the press to sound one after the other, 160 ms for
           // the next (the issue asks ≤ 300 ms).
           const [span] = await Promise.all([
-            api.call('recording.span', {
-              sessionId,
-              fromMs: Math.max(0, Math.floor(line.fromMs - REPLAY_LEAD_MS)),
-              toMs: Math.ceil(line.toMs),
-            }),
+            api.call('recording.span', { sessionId, ...spanOf(line) }),
             player.prepare(),
           ]);
           if (mine !== press) return;
-          await player.play(decodePcm(span.pcm), span.sampleRate, get().replayRate, () => {
-            if (mine === press) set({ replaying: null });
-          });
+          // Pressed again while main read it: paused, it waits for the next press.
+          const paused = get().replaying?.paused === true;
+          await player.play(
+            decodePcm(span.pcm),
+            span.sampleRate,
+            get().replayRate,
+            () => {
+              if (mine === press) set({ replaying: null });
+            },
+            { paused },
+          );
         } catch (error) {
           if (mine !== press) return;
           set({ replaying: null, replayProblem: { sessionId, message: (error as Error).message } });
@@ -98,6 +122,9 @@ export const createReplaySlice =
         player.stop();
         if (get().replaying || get().replayProblem) set({ replaying: null, replayProblem: null });
       },
-      setReplayRate: (rate) => set({ replayRate: rate }),
+      setReplayRate(rate) {
+        set({ replayRate: rate });
+        player.setRate(rate);
+      },
     };
   };

@@ -59,6 +59,11 @@ export const historyEntrySchema = z.object({
    * a note and no such time is still to finish.
    */
   finishedAt: z.number().optional(),
+  /**
+   * When the visit's recording, kept to play its lines back, was deleted at Finished (issue 38): an
+   * Undo does not bring it back, so Play stays gone and says why.
+   */
+  recordingDeletedAt: z.number().optional(),
   /** The patient's consent to the recording, as the clinician attested it at Start (issue 29). */
   consent: consentRecordSchema.optional(),
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -43,6 +43,7 @@ async function visitToPlay(settings: Partial<Settings> = {}) {
   history.record(entry);
   const gate = createSignOutGate();
   const inUse = new Set<string>();
+  const signedIn = { now: true };
   const replay = createReplay({
     spoolRoot: dirname(options.dir),
     spoolKey: async () => key,
@@ -54,9 +55,11 @@ async function visitToPlay(settings: Partial<Settings> = {}) {
         throw new UserFacingError('invalid_request', 'This visit was recorded by another clinician.');
     },
     inUse: (sessionId) => inUse.has(sessionId),
+    signedIn: async () => signedIn.now,
+    now: () => 5_000,
     log: silentLogger,
   });
-  return { replay, history, gate, audio, inUse, dir: options.dir, sessionId: options.sessionId };
+  return { replay, history, gate, audio, inUse, signedIn, dir: options.dir, sessionId: options.sessionId };
 }
 
 describe('playing a visit back (recording.span)', () => {
@@ -67,8 +70,13 @@ describe('playing a visit back (recording.span)', () => {
     expect(Buffer.from(span.pcm, 'base64').equals(audio.subarray(32 * 500, 32 * 1_200))).toBe(true);
   });
 
-  it('plays nothing while signed out or locked', async () => {
-    const { replay, gate, sessionId } = await visitToPlay();
+  it('plays nothing while signed out or locked, nor without a live sign-in', async () => {
+    const { replay, gate, signedIn, sessionId } = await visitToPlay();
+    signedIn.now = false;
+    await expect(replay.span({ sessionId, fromMs: 0, toMs: 500 })).rejects.toThrow(
+      'Sign in to play the recording.',
+    );
+    signedIn.now = true;
     gate.lock();
     await expect(replay.span({ sessionId, fromMs: 0, toMs: 500 })).rejects.toThrow(
       'This window is locked: unlock it to play the recording.',
@@ -97,23 +105,30 @@ describe('playing a visit back (recording.span)', () => {
     await expect(replay.span({ sessionId, fromMs: 0, toMs: 500 })).rejects.toThrow(/turned off/);
   });
 
-  it('at Finished the recording leaves the disk, and Play says why it is gone', async () => {
+  it('at Finished the recording leaves the disk, and Play says why it is gone, after an Undo too', async () => {
     const { replay, history, dir, sessionId } = await visitToPlay();
     replay.deleteAtFinished(sessionId);
     history.record({ sessionId, finishedAt: 5_000 });
     expect(existsSync(dir)).toBe(false);
+    expect(history.find(sessionId)?.recordingDeletedAt).toBe(5_000);
+    await expect(replay.span({ sessionId, fromMs: 0, toMs: 500 })).rejects.toThrow(
+      RECORDING_DELETED_AT_FINISHED,
+    );
+    // Undo: the note is to finish again; its recording is not back.
+    history.unfinish(sessionId);
     await expect(replay.span({ sessionId, fromMs: 0, toMs: 500 })).rejects.toThrow(
       RECORDING_DELETED_AT_FINISHED,
     );
   });
 
-  it('a recording gone from the disk is said in one sentence', async () => {
-    const { replay, dir, sessionId, inUse } = await visitToPlay();
+  it('a recording in use is not deleted from under it; one gone from the disk is said in one sentence', async () => {
+    const { replay, history, dir, sessionId, inUse } = await visitToPlay();
     inUse.add(sessionId);
     replay.deleteAtFinished(sessionId);
     expect(existsSync(dir)).toBe(true);
-    inUse.clear();
-    replay.deleteAtFinished(sessionId);
+    expect(history.find(sessionId)?.recordingDeletedAt).toBeUndefined();
+    // Gone by the retention's sweep (or by hand): Play says so.
+    rmSync(dir, { recursive: true });
     await expect(replay.span({ sessionId, fromMs: 0, toMs: 500 })).rejects.toThrow(
       'The recording of this visit is no longer on this computer.',
     );

@@ -23,11 +23,16 @@ export interface ReplayDeps {
   settings: { get(): Settings };
   /** Signed out or locked: nothing plays (sign-out-gate.ts). */
   gate: { refuseWhileSignedOut(what: string): void };
+  /** Whether the clinician the app acts for is signed in at the service now (a live sign-in). */
+  signedIn(): Promise<boolean>;
   history: EncounterHistory;
   /** Another clinician's visit is refused (clinician-visits.ts). */
   requireMine(entry: HistoryEntry): void;
   /** Spools a visit recording or on its way to the service holds: never deleted from under it. */
   inUse(sessionId: string): boolean;
+  /** Right after a deletion: the built-in demo lets go of its copy of the visit (maintenance.ts). */
+  afterDelete?(): void;
+  now(): number;
   log: Logger;
 }
 
@@ -48,10 +53,12 @@ export function createReplay(deps: ReplayDeps) {
       toMs,
     }: VerbRequest<'recording.span'>): Promise<VerbResponse<'recording.span'>> {
       deps.gate.refuseWhileSignedOut('play the recording');
+      if (!(await deps.signedIn())) refuse('Sign in to play the recording.');
       if (!deps.settings.get().replayAudio) refuse('Playing a visit back is turned off on this computer.');
       const entry = deps.history.find(sessionId) ?? refuse('This app has no recording of that visit.');
       deps.requireMine(entry);
-      if (entry.finishedAt !== undefined) refuse(RECORDING_DELETED_AT_FINISHED);
+      if (entry.finishedAt !== undefined || entry.recordingDeletedAt !== undefined)
+        refuse(RECORDING_DELETED_AT_FINISHED);
       const recording =
         findRecording(deps.spoolRoot, sessionId) ??
         refuse('The recording of this visit is no longer on this computer.');
@@ -75,8 +82,11 @@ export function createReplay(deps: ReplayDeps) {
     deleteAtFinished(sessionId: string): void {
       try {
         const deleted = deleteVisitRecording(deps.spoolRoot, sessionId, deps.inUse);
-        if (deleted > 0)
-          deps.log.info('replay: a finished visit’s recording was deleted', { spools: deleted });
+        if (deleted === 0) return;
+        deps.log.info('replay: a finished visit’s recording was deleted', { spools: deleted });
+        // Undo brings the edits back, not the recording: Play stays gone, and says why.
+        deps.history.record({ sessionId, recordingDeletedAt: deps.now() });
+        deps.afterDelete?.();
       } catch (error) {
         // The sweep deletes it within the grace period (its note is Finished, so nothing keeps it).
         deps.log.warn('replay: a finished visit’s recording could not be deleted yet', {

@@ -244,17 +244,17 @@ describe('the audio spool', () => {
     make('kept-form', { kind: 'form', visitSessionId: 'kept' });
     make('finished');
     const week = 7 * 24 * 3_600_000;
-    // Kept by the visit's ambient session id, its form-filling leg with it.
-    const keepDelivered = (sessionId: string) => sessionId === 'kept';
+    // What the caller keeps (maintenance.ts: the ambient leg of an unfinished visit with its note).
+    const keepDelivered = (manifest: { sessionId: string }) => manifest.sessionId === 'kept';
     expect(
-      sweepAudioSpools(root, clock + 60_000, { graceMs: 60_000, maxAgeMs: week, keepDelivered }),
-    ).toEqual(['finished']);
+      sweepAudioSpools(root, clock + 60_000, { graceMs: 60_000, maxAgeMs: week, keepDelivered }).sort(),
+    ).toEqual(['finished', 'kept-form']);
     expect(
       sweepAudioSpools(root, clock + week - 1, { graceMs: 60_000, maxAgeMs: week, keepDelivered }),
     ).toEqual([]);
-    expect(
-      sweepAudioSpools(root, clock + week, { graceMs: 60_000, maxAgeMs: week, keepDelivered }).sort(),
-    ).toEqual(['kept', 'kept-form']);
+    expect(sweepAudioSpools(root, clock + week, { graceMs: 60_000, maxAgeMs: week, keepDelivered })).toEqual([
+      'kept',
+    ]);
   });
 
   it('retention: a spool folder whose manifest is unreadable goes after the age limit too', () => {

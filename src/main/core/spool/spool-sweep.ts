@@ -35,8 +35,8 @@ export function sweepAudioSpools(
     maxAgeMs: number;
     /** Spools in use now (a visit recording or on its way to the service): never removed. */
     inUse?: (sessionId: string) => boolean;
-    /** A delivered visit (by its ambient session id) whose audio stays past the grace, within maxAgeMs. */
-    keepDelivered?: (visitSessionId: string) => boolean;
+    /** A delivered spool whose audio stays past the grace, within maxAgeMs (replay, issue 38). */
+    keepDelivered?: (manifest: SpoolManifest) => boolean;
   },
 ): string[] {
   const removed: string[] = [];
@@ -45,9 +45,7 @@ export function sweepAudioSpools(
     if (options.inUse?.(manifest.sessionId) || options.inUse?.(manifest.visitSessionId ?? '')) continue;
     const finished = manifest.state === 'delivered' || manifest.state === 'discarded';
     const expired = now - manifest.createdAt >= options.maxAgeMs;
-    const kept =
-      manifest.state === 'delivered' &&
-      options.keepDelivered?.(manifest.visitSessionId ?? manifest.sessionId);
+    const kept = manifest.state === 'delivered' && options.keepDelivered?.(manifest) === true;
     if (!(finished && !kept && now - manifest.updatedAt >= options.graceMs) && !expired) continue;
     try {
       rmSync(dir, { recursive: true, force: true });

@@ -34,7 +34,7 @@ export function createReplayPlayer(): ReplayPlayer {
       const ready = open();
       if (ready.state === 'suspended') await ready.resume();
     },
-    async play(pcm, sampleRate, rate, onEnded) {
+    async play(pcm, sampleRate, rate, onEnded, options) {
       stopSource();
       const output = open();
       const buffer = output.createBuffer(1, Math.max(1, pcm.length), sampleRate);
@@ -48,11 +48,18 @@ export function createReplayPlayer(): ReplayPlayer {
         if (source !== node) return;
         source = undefined;
         node.disconnect();
+        // Suspended between lines: a running context renders silence for nothing.
+        void output.suspend().catch(() => undefined);
         onEnded();
       };
       source = node;
-      if (output.state === 'suspended') await output.resume();
+      // Paused while main read the span: it starts where it is once resumed.
+      if (options?.paused) await output.suspend();
+      else if (output.state === 'suspended') await output.resume();
       node.start();
+    },
+    setRate(rate) {
+      if (source) source.playbackRate.value = rate;
     },
     async pause() {
       await context?.suspend();
@@ -62,8 +69,8 @@ export function createReplayPlayer(): ReplayPlayer {
     },
     stop() {
       stopSource();
-      // Resumed for the next stretch: a paused context would keep it silent.
-      void context?.resume().catch(() => undefined);
+      // Silent until the next press, which resumes it (prepare, play).
+      void context?.suspend().catch(() => undefined);
     },
   };
 }

@@ -147,7 +147,7 @@ export function HistoryView() {
         </p>
         <p className="muted" data-testid="audio-retention">
           {replayAudio
-            ? 'A visit’s audio stays on this computer, encrypted and for you alone, so you can play its lines back: deleted when you mark the visit finished or discard it, and never kept longer than '
+            ? 'A visit’s audio stays on this computer, encrypted, only until the service has it; once its note is here, for you alone, so you can play its lines back, until you mark it finished. Discarded, it goes at once; a visit without a note keeps it 10 minutes; none is kept longer than '
             : 'A visit’s audio stays on this computer, encrypted, only until the service has it: deleted 10 minutes after its note arrives, or when you discard it, and never kept longer than '}
           {retentionDays ?? 7} days.
           {keyInMemoryOnly &&

@@ -108,17 +108,18 @@ function ResultsCard() {
   );
   // Play on each line (issue 38), by the service's own times; gone once the note is Finished.
   const replayAudio = useAppStore((s) => s.settings?.replayAudio === true);
-  const finishedAt = entry?.finishedAt;
+  // Deleted at Finished: gone after an Undo too (main says so in recordingDeletedAt).
+  const deletedAt = entry?.finishedAt ?? entry?.recordingDeletedAt;
   const replay = useMemo(
     () =>
       replayAudio && results?.kind === 'ambient' && results.transcript?.length && entry
         ? {
             sessionId: results.sessionId,
             lines: replayLines(results.transcript),
-            gone: finishedAt === undefined ? undefined : RECORDING_DELETED_AT_FINISHED,
+            gone: deletedAt === undefined ? undefined : RECORDING_DELETED_AT_FINISHED,
           }
         : null,
-    [replayAudio, results, entry, finishedAt],
+    [replayAudio, results, entry, deletedAt],
   );
   const forms = results?.forms ?? [];
   const note =
