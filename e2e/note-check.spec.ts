@@ -94,6 +94,19 @@ async function theInjectedDoseIsFlagged(
   await expect(panel).toContainText('The note says 1000 mg; the lines it comes from do not say it.');
   await expect(panel.getByRole('list', { name: 'What was said' })).toContainText(SAID);
   await expect(panel.getByRole('button', { name: 'Checked' })).toBeFocused();
+  // Play on a line it was checked against, from the keyboard (issue 38's whole path): Space plays
+  // the moment, and again pauses it; then back to Checked.
+  await page.keyboard.press('Shift+Tab');
+  const play = panel.getByTestId('play-line').last();
+  await expect(play).toBeFocused();
+  await expect(play).toHaveAccessibleName(/^Play (\S+ )?\d+:\d{2}$/);
+  await page.keyboard.press('Space');
+  await expect(play).toHaveAttribute('data-state', 'playing');
+  await page.keyboard.press('Space');
+  await expect(play).toHaveAttribute('data-state', 'paused');
+  await expect(page.getByTestId('replay-problem')).toHaveText('');
+  await page.keyboard.press('Tab');
+  await expect(panel.getByRole('button', { name: 'Checked' })).toBeFocused();
   await page.keyboard.press('Space');
   await expect(panel.getByRole('button', { name: 'Checked' })).toHaveAttribute('aria-pressed', 'true');
   await expect(page.getByTestId('check-total')).toHaveCount(0);

@@ -62,7 +62,26 @@ type Caught = {
   pressedAt: number;
   suspended: number;
 };
-const caught = (page: Page) => page.evaluate(() => (window as unknown as { __replay: Caught }).__replay);
+/**
+ * What was caught, without the samples: cheap enough to poll (a line's samples, tens of thousands
+ * of numbers, took seconds a read beside two other tests, and the line played out meanwhile).
+ */
+const caught = (page: Page) =>
+  page.evaluate(() => {
+    const { played, stopped, pressedAt, suspended } = (window as unknown as { __replay: Caught }).__replay;
+    const last = played.at(-1);
+    return {
+      played: played.length,
+      stopped,
+      pressedAt,
+      suspended,
+      rate: last?.rate,
+      startedAt: last?.startedAt,
+    };
+  });
+/** The samples the last Play started, read once. */
+const lastPlayed = (page: Page) =>
+  page.evaluate(() => (window as unknown as { __replay: Caught }).__replay.played.at(-1)!.samples);
 
 /** The transcript as the service answered it (its own offsets), read off the contract's socket. */
 function watchTranscript(page: Page): { latest?: TranscriptEntry[] } {
@@ -93,8 +112,9 @@ async function playsItsSpan(
   watched: Watched,
   line: TranscriptEntry,
   index: number,
+  options: { thenPause?: boolean } = {},
 ): Promise<void> {
-  const before = (await caught(page)).played.length;
+  const before = (await caught(page)).played;
   const row = page.getByTestId('transcript').locator('li').nth(index);
   const play = row.getByTestId('play-line');
   // Named by the line's speaker (where the service names one) and the time shown beside it.
@@ -102,9 +122,19 @@ async function playsItsSpan(
     (await row.locator('.speaker').count()) > 0 ? `${await row.locator('.speaker').textContent()} ` : '';
   await expect(play).toHaveAccessibleName(`Play ${speaker}${await row.locator('time').textContent()}`);
   await play.click();
-  await expect.poll(async () => (await caught(page)).played.length, { timeout: 10_000 }).toBe(before + 1);
-  const { played, pressedAt } = await caught(page);
-  const heard = played.at(-1)!;
+  await expect.poll(async () => (await caught(page)).played, { timeout: 10_000 }).toBe(before + 1);
+  const { pressedAt, startedAt } = await caught(page);
+  if (options.thenPause) {
+    // Space on it, while it plays: paused for real (the output suspended), nothing new started.
+    await expect(play).toBeFocused();
+    const suspendedBefore = (await caught(page)).suspended;
+    await page.keyboard.press('Space');
+    await expect(play).toHaveAttribute('data-state', 'paused');
+    await expect(play).toHaveAccessibleName(/^Play /);
+    expect((await caught(page)).suspended).toBeGreaterThan(suspendedBefore);
+    expect((await caught(page)).played).toBe(before + 1);
+  }
+  const heard = { samples: await lastPlayed(page), startedAt: startedAt! };
   const fromMs = Math.max(0, Math.floor(msFromOffset(line.start_offset) - 300));
   const toMs = Math.ceil(msFromOffset(line.end_offset));
   const sent = watched.audio.pcm();
@@ -159,21 +189,12 @@ test('Play on a line plays its span of the visit’s own audio; after a kill -9 
   await expect(page.getByTestId('transcript').getByTestId('play-line')).toHaveCount(lines.length);
 
   await test.step('Play plays the line, at 1× and at 1.5×; Space on it pauses', async () => {
-    await playsItsSpan(page, watched, lines[1]!, 1);
-    expect((await caught(page)).played.at(-1)!.rate).toBe(1);
-    const play = page.getByTestId('transcript').locator('li').nth(1).getByTestId('play-line');
-    await expect(play).toBeFocused();
-    const suspendedBefore = (await caught(page)).suspended;
-    await page.keyboard.press('Space');
-    await expect(play).toHaveAttribute('data-state', 'paused');
-    await expect(play).toHaveAccessibleName(/^Play /);
-    // Paused for real: the output stopped, and nothing new started.
-    expect((await caught(page)).suspended).toBeGreaterThan(suspendedBefore);
-    expect((await caught(page)).played).toHaveLength(1);
+    await playsItsSpan(page, watched, lines[1]!, 1, { thenPause: true });
+    expect((await caught(page)).rate).toBe(1);
     await page.getByTestId('replay-rate').click();
     await expect(page.getByTestId('replay-rate')).toHaveAttribute('aria-pressed', 'true');
     await playsItsSpan(page, watched, lines[2]!, 2);
-    expect((await caught(page)).played.at(-1)!.rate).toBe(1.5);
+    expect((await caught(page)).rate).toBe(1.5);
     await expectAccessibleInBothThemes(page, 'results: a transcript with Play');
   });
 
@@ -194,8 +215,14 @@ test('Play on a line plays its span of the visit’s own audio; after a kill -9 
           : best,
       0,
     );
-    await playsItsSpan(page, watched, lines[longest]!, longest);
-    const stoppedBefore = (await caught(page)).stopped;
+    // Locked with a line started and paused, so it is still there to stop however slowly the
+    // machine gets to the lock (a line plays out in seconds).
+    const { played, stopped: stoppedBefore } = await caught(page);
+    const play = page.getByTestId('transcript').locator('li').nth(longest).getByTestId('play-line');
+    await play.click();
+    await expect.poll(async () => (await caught(page)).played, { timeout: 10_000 }).toBe(played + 1);
+    await page.keyboard.press('Space');
+    await expect(play).toHaveAttribute('data-state', 'paused');
     await page.clock.fastForward('10:30');
     await expect(page.getByTestId('lock-screen')).toBeVisible();
     expect((await caught(page)).stopped, 'the line playing was stopped').toBeGreaterThan(stoppedBefore);

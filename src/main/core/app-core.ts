@@ -214,8 +214,6 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     requireMine: (entry) => clinicianVisits.requireMine(entry),
     inUse: (sessionId) => encounters.inUse(sessionId),
     signedIn: async () => (await session()).auth.status().signedIn,
-    // The demo's own copy of the visit (its sealed audio under sandbox/) goes in the same breath.
-    afterDelete: () => maintenance.maintain(),
     now: () => deps.clock.now(),
     log: deps.log,
   });

@@ -76,11 +76,21 @@ export function startMaintenance(deps: MaintenanceDeps): Maintenance {
     const edits = notes.sweep(settings.get().audioRetentionDays * DAY_MS);
     if (edits.length > 0) deps.log.info('notes: removed old note edits', { visits: edits.length });
     for (const sessionId of removed) forgetAudio(history, sessionId);
-    // The built-in demo keeps a visit (its audio, context, note) no longer than its spool is here.
+    // The built-in demo keeps a visit (its audio, context, note) no longer than its spool is here,
+    // and a visit Finished (its spool deleted then) as long as a delivered one's spool stayed
+    // before: the demo plays the service, whose copy is not the app's recording, and Undo and the
+    // finished note's original need its note.
+    const finishedLately = (sessionId: string) => {
+      const deletedAt = history.find(sessionId)?.recordingDeletedAt;
+      return deletedAt !== undefined && deps.clock.now() - deletedAt < DELIVERED_AUDIO_GRACE_MS;
+    };
     void locator
       .forgetDemoSessions(
         (sessionId) =>
-          encounters.isStarting() || encounters.inUse(sessionId) || existsSync(join(spoolRoot, sessionId)),
+          encounters.isStarting() ||
+          encounters.inUse(sessionId) ||
+          existsSync(join(spoolRoot, sessionId)) ||
+          finishedLately(sessionId),
       )
       .then(
         (forgotten) => {

@@ -30,8 +30,6 @@ export interface ReplayDeps {
   requireMine(entry: HistoryEntry): void;
   /** Spools a visit recording or on its way to the service holds: never deleted from under it. */
   inUse(sessionId: string): boolean;
-  /** Right after a deletion: the built-in demo lets go of its copy of the visit (maintenance.ts). */
-  afterDelete?(): void;
   now(): number;
   log: Logger;
 }
@@ -86,7 +84,6 @@ export function createReplay(deps: ReplayDeps) {
         deps.log.info('replay: a finished visit’s recording was deleted', { spools: deleted });
         // Undo brings the edits back, not the recording: Play stays gone, and says why.
         deps.history.record({ sessionId, recordingDeletedAt: deps.now() });
-        deps.afterDelete?.();
       } catch (error) {
         // The sweep deletes it within the grace period (its note is Finished, so nothing keeps it).
         deps.log.warn('replay: a finished visit’s recording could not be deleted yet', {
