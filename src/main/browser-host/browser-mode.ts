@@ -157,9 +157,28 @@ export async function startBrowserMode(options: BrowserModeOptions): Promise<Bro
   };
 }
 
-/** Stops browser mode cleanly on Ctrl+C or a polite kill, then exits. */
-export function stopOnSignals(mode: { stop(): Promise<void> }): void {
+/** How long a clean stop may take before the process exits anyway (it has never needed a second). */
+export const STOP_LIMIT_MS = 15_000;
+
+/**
+ * Stops browser mode cleanly on Ctrl+C or a polite kill, then exits: always. A stop that fails
+ * exits with 1 and says why; one that has not ended after STOP_LIMIT_MS exits with 1 too (once,
+ * in a full test run, a stop never ended and the process outlived its test by a minute).
+ */
+export function stopOnSignals(mode: { stop(): Promise<void> }, limitMs = STOP_LIMIT_MS): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => void mode.stop().then(() => process.exit(0)));
+    process.once(signal, () => {
+      setTimeout(() => {
+        console.error(`Stopping took longer than ${limitMs / 1_000} s: exiting now.`);
+        process.exit(1);
+      }, limitMs).unref();
+      mode.stop().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(`Stopping failed (${(error as Error).name}): exiting now.`);
+          process.exit(1);
+        },
+      );
+    });
   }
 }
