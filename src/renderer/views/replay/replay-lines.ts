@@ -1,9 +1,5 @@
-import type { TranscriptEntry } from '../../../shared/service';
+import { msFromOffset, type TranscriptEntry } from '../../../shared/service';
 import type { ReplayLine } from '../../store/replay-slice';
-
-type Offset = TranscriptEntry['start_offset'];
-const toMs = (offset: Offset) =>
-  offset.hours * 3_600_000 + offset.minutes * 60_000 + offset.seconds * 1_000 + offset.nanos / 1_000_000;
 
 /**
  * Each line's span in the audio the service received (its own offsets, before they are put on the
@@ -14,11 +10,10 @@ export function replayLines(transcript: readonly TranscriptEntry[]): Map<string,
   const lines = new Map<string, ReplayLine>();
   for (const entry of transcript) {
     if (!entry.start_offset || !entry.end_offset) continue;
-    const fromMs = toMs(entry.start_offset);
-    const toMsValue = toMs(entry.end_offset);
-    if (!Number.isFinite(fromMs) || !Number.isFinite(toMsValue) || fromMs < 0 || toMsValue <= fromMs)
-      continue;
-    lines.set(entry.transcript_id, { id: entry.transcript_id, fromMs, toMs: toMsValue });
+    const fromMs = msFromOffset(entry.start_offset);
+    const toMs = msFromOffset(entry.end_offset);
+    if (!Number.isFinite(fromMs) || !Number.isFinite(toMs) || fromMs < 0 || toMs <= fromMs) continue;
+    lines.set(entry.transcript_id, { id: entry.transcript_id, fromMs, toMs });
   }
   return lines;
 }
