@@ -1,6 +1,9 @@
+import { readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { expectAccessibleInBothThemes } from './support/axe';
 import { expect, startVisit, test, useExternalService } from './support/external-service';
+import { tabTo } from './support/keyboard';
 import { openSettings, saveAndGoBack, untilRecorded } from './support/workspace';
 import type { SandboxProcess } from '../sandbox/test-support/sandbox-process';
 
@@ -10,8 +13,10 @@ import type { SandboxProcess } from '../sandbox/test-support/sandbox-process';
  * The window marks exactly that value, and only it; its section and the note say "1 to check";
  * opened, it shows what the lines said; Checked takes it off the count and is kept over a reload;
  * an edit back to what was said takes the flag away; Copy never carries a mark. Finished with the
- * flag left asks once (the default) or is refused (checksBeforeFinish required). With ACK and
- * without: the check reads the note, whatever the stream did.
+ * flag left asks once (the default) or is refused (checksBeforeFinish required). The whole path
+ * (the flag, Play, Checked, the edit, Finished) is walked with the keyboard alone, and a Play under
+ * the flag that finds its recording cut short says so under the flag. With ACK and without: the
+ * check reads the note, whatever the stream did.
  */
 test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
 test.skip(({ target }) => target !== 'browser', 'the clipboard is granted to browser mode’s origin');
@@ -45,7 +50,8 @@ async function visitWithAnInjectedDose(
 /** Finished pressed with the flag left: asked once, naming the count, or refused (checksBeforeFinish). */
 async function finishedWithTheFlagLeft(page: Page, checks: 'ask' | 'required'): Promise<void> {
   const mark = page.getByRole('button', { name: FLAG });
-  await page.getByTestId('mark-finished').click();
+  await tabTo(page, page.getByTestId('mark-finished'), { backward: true });
+  await page.keyboard.press('Enter');
   if (checks === 'ask') {
     const ask = page.getByRole('group', { name: 'Finish with values to check?' });
     await expect(ask).toContainText('1 value is still to check.');
@@ -63,9 +69,22 @@ async function finishedWithTheFlagLeft(page: Page, checks: 'ask' | 'required'): 
   await expect(page.getByTestId('finished-state')).toHaveCount(0);
 }
 
+/** Takes the recording's audio off the disk, as a damaged or restored data directory can: its manifest stays. */
+function removeTheRecordingsSegments(dataDir: string): void {
+  const spool = join(dataDir, 'spool');
+  const segments = readdirSync(spool).flatMap((visit) =>
+    readdirSync(join(spool, visit))
+      .filter((name) => name.endsWith('.spool'))
+      .map((name) => join(spool, visit, name)),
+  );
+  expect(segments.length).toBeGreaterThan(0);
+  for (const segment of segments) rmSync(segment);
+}
+
 async function theInjectedDoseIsFlagged(
   page: Page,
   origin: string,
+  dataDir: string,
   checks: 'ask' | 'required',
 ): Promise<void> {
   await page.setViewportSize({ width: 1366, height: 768 });
@@ -88,7 +107,7 @@ async function theInjectedDoseIsFlagged(
   await finishedWithTheFlagLeft(page, checks);
 
   // From the keyboard: the mark opens what was said; Checked takes it off the count.
-  await marks.focus();
+  await expect(marks).toBeFocused();
   await page.keyboard.press('Enter');
   const panel = page.getByTestId('check-panel');
   await expect(panel).toContainText('The note says 1000 mg; the lines it comes from do not say it.');
@@ -123,18 +142,47 @@ async function theInjectedDoseIsFlagged(
   await expect(page.getByRole('button', { name: 'Checked: 1000 mg' })).toBeVisible({ timeout: 20_000 });
   await expect(page.getByTestId('check-total')).toHaveCount(0);
 
-  // Not checked after all: back on the count. Then the value edited to what was said: no flag.
-  await page.getByRole('button', { name: 'Checked: 1000 mg' }).click();
-  await page.getByTestId('check-panel').getByRole('button', { name: 'Checked' }).click();
+  // Not checked after all, from the keyboard: back on the count.
+  const checkedMark = page.getByRole('button', { name: 'Checked: 1000 mg' });
+  await tabTo(page, checkedMark, { max: 120 });
+  await page.keyboard.press('Enter');
+  const reopened = page.getByTestId('check-panel');
+  await expect(reopened.getByRole('button', { name: 'Checked' })).toBeFocused();
+  await page.keyboard.press('Space');
   await expect(page.getByTestId('check-total')).toHaveText('1 to check');
-  await physicalExam(page).getByRole('button', { name: 'Edit Physical exam' }).click();
+
+  // The recording's audio gone from the disk: Play under the flag plays nothing and says why there,
+  // beside the lines, not in the transcript's bar; the note and Finished go on.
+  removeTheRecordingsSegments(dataDir);
+  await page.keyboard.press('Shift+Tab');
+  const playAgain = reopened.getByTestId('play-line').last();
+  await expect(playAgain).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(reopened.getByTestId('check-replay-problem')).toHaveText(
+    'Part of this recording is missing on this computer, so it cannot be played.',
+  );
+  await expect(playAgain).toHaveAttribute('data-state', 'idle');
+  await expect(page.getByTestId('replay-problem')).toHaveText('');
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('button', { name: FLAG })).toBeFocused();
+
+  // The value edited to what was said, from the keyboard: no flag.
+  await tabTo(page, physicalExam(page).getByRole('button', { name: 'Edit Physical exam' }), {
+    backward: true,
+  });
+  await page.keyboard.press('Enter');
   const editor = physicalExam(page).getByTestId('section-editor');
-  await editor.fill((await editor.inputValue()).replace(INJECTED, SAID));
+  await expect(editor).toBeFocused();
+  const edited = (await editor.inputValue()).replace(INJECTED, SAID);
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(edited);
   await page.keyboard.press('Control+Enter');
   await expect(page.getByRole('button', { name: /^Check(ed)?: / })).toHaveCount(0);
   await expect(page.getByTestId('check-total')).toHaveCount(0);
-  // Nothing left to check: Finished finishes at once.
-  await page.getByTestId('mark-finished').click();
+  await expect(physicalExam(page)).toContainText(`${SAID}`);
+  // Nothing left to check: Finished, from the keyboard, finishes at once.
+  await tabTo(page, page.getByTestId('mark-finished'), { backward: true });
+  await page.keyboard.press('Enter');
   await expect(page.getByTestId('finished-state')).toContainText('Finished');
 }
 
@@ -144,7 +192,7 @@ test('a note with a dose nobody said: exactly that flag, what was said beside it
 }) => {
   test.setTimeout(180_000);
   await visitWithAnInjectedDose(scribe.page, sandbox, 'check1');
-  await theInjectedDoseIsFlagged(scribe.page, scribe.host!.origin, 'ask');
+  await theInjectedDoseIsFlagged(scribe.page, scribe.host!.origin, scribe.dataDir, 'ask');
 });
 
 test.describe('a service without ACK', () => {
@@ -163,6 +211,6 @@ test.describe('a service without ACK', () => {
         .selectOption({ label: 'Finished waits until each is edited or marked Checked' });
       await saveAndGoBack(page);
     });
-    await theInjectedDoseIsFlagged(page, scribe.host!.origin, 'required');
+    await theInjectedDoseIsFlagged(page, scribe.host!.origin, scribe.dataDir, 'required');
   });
 });

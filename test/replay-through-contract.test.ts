@@ -165,7 +165,18 @@ describe('playing a line back', () => {
     await callVerb(core!, 'notes.finish', { sessionId });
     await store.getState().playLine(sessionId, line);
     expect(played).toHaveLength(1);
-    expect(store.getState().replayProblem).toEqual({ sessionId, message: RECORDING_DELETED_AT_FINISHED });
+    expect(store.getState().replayProblem).toEqual({
+      sessionId,
+      where: 'transcript',
+      message: RECORDING_DELETED_AT_FINISHED,
+    });
+    // Pressed under a flag, it says so there (the flag's panel), not above the transcript.
+    await store.getState().playLine(sessionId, line, 'flag');
+    expect(store.getState().replayProblem).toEqual({
+      sessionId,
+      where: 'flag',
+      message: RECORDING_DELETED_AT_FINISHED,
+    });
   });
 
   it('kept past the ten minutes until Finished; with replayAudio off, gone after them', async () => {

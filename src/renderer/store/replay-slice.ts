@@ -39,6 +39,12 @@ export function decodePcm(base64: string): Int16Array {
   return new Int16Array(bytes.buffer, 0, bytes.length >> 1);
 }
 
+/**
+ * Where a Play was pressed: the transcript, or the lines under an open flag. A Play that plays
+ * nothing says why there, beside the button pressed, not in a bar the clinician may not see.
+ */
+export type ReplaySurface = 'transcript' | 'flag';
+
 /** A transcript line to play: its id and its span in the audio the service received, ms. */
 export interface ReplayLine {
   id: string;
@@ -53,12 +59,12 @@ export interface ReplayLine {
  */
 export interface ReplaySlice {
   replaying: { sessionId: string; lineId: string; paused: boolean } | null;
-  /** Why the last Play played nothing, in one sentence (main's), for the visit it was pressed in. */
-  replayProblem: { sessionId: string; message: string } | null;
+  /** Why the last Play played nothing, in one sentence (main's), for the visit and place it was pressed in. */
+  replayProblem: { sessionId: string; where: ReplaySurface; message: string } | null;
   replayRate: ReplayRate;
   /** A visit with Play is on screen: the output is made now, not at the first press. */
   warmReplay(): void;
-  playLine(sessionId: string, line: ReplayLine): Promise<void>;
+  playLine(sessionId: string, line: ReplayLine, where?: ReplaySurface): Promise<void>;
   stopReplay(): void;
   setReplayRate(rate: ReplayRate): void;
 }
@@ -82,7 +88,7 @@ export const createReplaySlice =
       replayProblem: null,
       replayRate: 1,
       warmReplay: () => player.warm(),
-      async playLine(sessionId, line) {
+      async playLine(sessionId, line, where = 'transcript') {
         const now = get().replaying;
         if (now?.sessionId === sessionId && now.lineId === line.id) {
           set({ replaying: { ...now, paused: !now.paused } });
@@ -114,7 +120,7 @@ export const createReplaySlice =
           );
         } catch (error) {
           if (mine !== press) return;
-          set({ replaying: null, replayProblem: { sessionId, message: (error as Error).message } });
+          set({ replaying: null, replayProblem: { sessionId, where, message: (error as Error).message } });
         }
       },
       stopReplay() {

@@ -1,7 +1,8 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { TranscriptEntry } from '../../../shared/service';
 import { formatOffset } from '../../results/format';
 import { LinePlay } from '../replay/LinePlay';
+import { ReplayContext, useReplayProblem, useVisitReplay } from '../replay/replay-context';
 import type { SectionMark } from './MarkedText';
 import './check.css';
 
@@ -21,6 +22,10 @@ interface Props {
  */
 export function CheckPanel({ id, mark, lines, onChecked, onClose }: Props) {
   const { flag, checked } = mark;
+  // Play on these lines says here, under the flag, when it plays nothing.
+  const replay = useVisitReplay();
+  const underFlag = useMemo(() => replay && { ...replay, where: 'flag' as const }, [replay]);
+  const problem = useReplayProblem(replay?.sessionId, 'flag');
   const first = useRef<HTMLButtonElement>(null);
   useEffect(() => first.current?.focus(), []);
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
@@ -49,16 +54,27 @@ export function CheckPanel({ id, mark, lines, onChecked, onClose }: Props) {
         )}
       </p>
       {/* Scrolls when the section cites many lines: reachable by the keyboard to scroll it. */}
-      <ol className="check-lines" aria-label="What was said" tabIndex={0}>
-        {lines.map((line) => (
-          <li key={line.transcript_id}>
-            <LinePlay id={line.transcript_id} speaker={line.speaker} time={formatOffset(line.start_offset)} />
-            <time>{formatOffset(line.start_offset)}</time>
-            {line.speaker && <span className="speaker">{line.speaker}</span>}
-            <span>{line.transcript}</span>
-          </li>
-        ))}
-      </ol>
+      <ReplayContext.Provider value={underFlag}>
+        <ol className="check-lines" aria-label="What was said" tabIndex={0}>
+          {lines.map((line) => (
+            <li key={line.transcript_id}>
+              <LinePlay
+                id={line.transcript_id}
+                speaker={line.speaker}
+                time={formatOffset(line.start_offset)}
+              />
+              <time>{formatOffset(line.start_offset)}</time>
+              {line.speaker && <span className="speaker">{line.speaker}</span>}
+              <span>{line.transcript}</span>
+            </li>
+          ))}
+        </ol>
+      </ReplayContext.Provider>
+      {replay && !replay.gone && (
+        <p role="status" className="replay-problem" data-testid="check-replay-problem">
+          {problem}
+        </p>
+      )}
       <p className="check-actions">
         <button
           type="button"

@@ -9,7 +9,12 @@ export function LinePlay({ id, speaker, time }: { id: string; speaker: string | 
   if (!replay || replay.gone) return null;
   const line = replay.lines.get(id);
   return line ? (
-    <PlayButton sessionId={replay.sessionId} line={line} label={playLabel(speaker, time)} />
+    <PlayButton
+      sessionId={replay.sessionId}
+      line={line}
+      label={playLabel(speaker, time)}
+      where={replay.where ?? 'transcript'}
+    />
   ) : (
     <NoPlay />
   );

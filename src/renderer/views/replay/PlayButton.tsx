@@ -1,4 +1,4 @@
-import type { ReplayLine } from '../../store/replay-slice';
+import type { ReplayLine, ReplaySurface } from '../../store/replay-slice';
 import { useAppStore } from '../../store/use-app-store';
 
 interface Props {
@@ -6,10 +6,12 @@ interface Props {
   line: ReplayLine;
   /** The speaker and time as shown: the button is `Play <label>`, `Pause <label>` while it plays. */
   label: string;
+  /** The list it is in: a Play that plays nothing says why there. */
+  where: ReplaySurface;
 }
 
 /** Plays one line of the visit's own recording (issue 38); pressed again (or Space) it pauses. */
-export function PlayButton({ sessionId, line, label }: Props) {
+export function PlayButton({ sessionId, line, label, where }: Props) {
   const state = useAppStore((s) =>
     s.replaying?.sessionId === sessionId && s.replaying.lineId === line.id
       ? s.replaying.paused
@@ -26,7 +28,7 @@ export function PlayButton({ sessionId, line, label }: Props) {
       aria-label={`${playing ? 'Pause' : 'Play'} ${label}`}
       data-state={state}
       data-testid="play-line"
-      onClick={() => void playLine(sessionId, line)}
+      onClick={() => void playLine(sessionId, line, where)}
     >
       <span aria-hidden="true">{playing ? '❚❚' : '▶'}</span>
     </button>

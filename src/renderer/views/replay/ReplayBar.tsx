@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { REPLAY_RATES } from '../../store/replay-slice';
 import { useAppStore } from '../../store/use-app-store';
+import { useReplayProblem } from './replay-context';
 import './replay.css';
 
 interface Props {
@@ -10,8 +11,8 @@ interface Props {
 }
 
 /**
- * Above the transcript (issue 38): the speed Play uses, and one line when a Play played nothing or
- * the recording is gone.
+ * Above the transcript (issue 38): the speed Play uses, and one line when a Play on the transcript
+ * played nothing (under a flag, the flag's panel says it) or the recording is gone.
  */
 export function ReplayBar({ sessionId, gone }: Props) {
   const rate = useAppStore((s) => s.replayRate);
@@ -21,9 +22,7 @@ export function ReplayBar({ sessionId, gone }: Props) {
   useEffect(() => {
     if (!gone) warmReplay();
   }, [gone, warmReplay]);
-  const problem = useAppStore((s) =>
-    s.replayProblem?.sessionId === sessionId ? s.replayProblem.message : null,
-  );
+  const problem = useReplayProblem(sessionId, 'transcript');
   if (gone)
     return (
       <p className="muted replay-gone" data-testid="replay-gone">
