@@ -118,10 +118,17 @@ export async function measureVisit(
     askedForHeadset,
     wordsRecognised: wordsRecognised(transcript),
   };
+  // Each patient turn's echo on its own (the assertion is on all of them at once): which turns an
+  // echo that stays comes from, e.g. the first, before the canceller has learned the room.
+  const echoByTurnDb =
+    microphone === 'speakers'
+      ? windows.map((w) => echoUnderDirectDb(script.patient, samplesOf(session.pcm), [w]))
+      : [];
   mkdirSync('e2e/artifacts', { recursive: true });
   writeFileSync(`e2e/artifacts/telehealth-echo-${encounterId}.json`, `${JSON.stringify(figures, null, 2)}\n`);
   console.log(
     `${microphone}, echo cancellation ${echoCancellation ? 'on' : 'off'}: echo ${figures.echoUnderCallDb?.toFixed(1) ?? '(none)'} dB under the call; ` +
+      `${echoByTurnDb.length ? `(each patient turn ${echoByTurnDb.map((db) => db.toFixed(1)).join(', ')} dB); ` : ''}` +
       `asked for a headset: ${askedForHeadset}; words recognised ${(figures.wordsRecognised * 100).toFixed(0)} %; ${describeTurns(found)}`,
   );
   for (const turn of found.turns)
