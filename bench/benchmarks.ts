@@ -37,4 +37,6 @@ export const BENCHMARKS: Benchmark[] = [
   run('recognizer-speed', 'Recognizer speed: pocketsphinx on a one-minute visit'),
   // The note check (issue 38): recall and false flags on a generated corpus, and a 60-minute note's time (about 10 s).
   run('note-check', 'Note check: each value in the note against what was said'),
+  // Play (issue 38): the press to the sound, warm and after restarts (about 1 minute).
+  run('replay-latency', 'Play: from the press to the sound'),
 ];

@@ -4,6 +4,7 @@ import type { Page } from '@playwright/test';
 import type { TranscriptEntry } from '../src/shared/service';
 import { msFromOffset } from '../src/shared/service';
 import { expectAccessibleInBothThemes } from './support/axe';
+import { catchPlayback, caught, lastPlayed } from './support/replay-watch';
 import { expect, startVisit, test, useExternalService, type Watched } from './support/external-service';
 import { unlockWithPin, untilRecorded } from './support/workspace';
 
@@ -17,71 +18,6 @@ import { unlockWithPin, untilRecorded } from './support/workspace';
  */
 test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
 test.skip(({ target }) => target !== 'browser', 'browser mode is killed with SIGKILL and started again here');
-
-/** The audio each Play started in the page, and whether it was stopped, caught in Web Audio itself. */
-async function catchPlayback(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    const played: { samples: number[]; rate: number; startedAt: number }[] = [];
-    const state = { played, stopped: 0, pressedAt: 0, suspended: 0 };
-    (window as unknown as { __replay: typeof state }).__replay = state;
-    document.addEventListener(
-      'click',
-      (event) => {
-        if ((event.target as Element | null)?.closest?.('[data-testid="play-line"]'))
-          state.pressedAt = performance.now();
-      },
-      true,
-    );
-    const start = AudioBufferSourceNode.prototype.start;
-    AudioBufferSourceNode.prototype.start = function (...args: Parameters<AudioBufferSourceNode['start']>) {
-      const data = this.buffer?.getChannelData(0) ?? new Float32Array();
-      played.push({
-        samples: Array.from(data, (x) => Math.round(x * 32_768)),
-        rate: this.playbackRate.value,
-        startedAt: performance.now(),
-      });
-      return start.apply(this, args);
-    };
-    // Whether the output really stops (a pause suspends the player's context).
-    const suspend = AudioContext.prototype.suspend;
-    AudioContext.prototype.suspend = function () {
-      state.suspended += 1;
-      return suspend.call(this);
-    };
-    const stop = AudioBufferSourceNode.prototype.stop;
-    AudioBufferSourceNode.prototype.stop = function (...args: Parameters<AudioBufferSourceNode['stop']>) {
-      state.stopped += 1;
-      return stop.apply(this, args);
-    };
-  });
-}
-
-type Caught = {
-  played: { samples: number[]; rate: number; startedAt: number }[];
-  stopped: number;
-  pressedAt: number;
-  suspended: number;
-};
-/**
- * What was caught, without the samples: cheap enough to poll (a line's samples, tens of thousands
- * of numbers, took seconds a read beside two other tests, and the line played out meanwhile).
- */
-const caught = (page: Page) =>
-  page.evaluate(() => {
-    const { played, stopped, pressedAt, suspended } = (window as unknown as { __replay: Caught }).__replay;
-    const last = played.at(-1);
-    return {
-      played: played.length,
-      stopped,
-      pressedAt,
-      suspended,
-      rate: last?.rate,
-      startedAt: last?.startedAt,
-    };
-  });
-/** The samples the last Play started, read once. */
-const lastPlayed = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __replay: Caught }).__replay.played.at(-1)!.samples);
 
 /** The transcript as the service answered it (its own offsets), read off the contract's socket. */
 function watchTranscript(page: Page): { latest?: TranscriptEntry[] } {

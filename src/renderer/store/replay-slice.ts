@@ -45,6 +45,9 @@ export function decodePcm(base64: string): Int16Array {
  */
 export type ReplaySurface = 'transcript' | 'flag';
 
+/** What the warm-up reads of a visit's recording: enough to open one segment, too little to be heard. */
+const WARM_SPAN_MS = 20;
+
 /** A transcript line to play: its id and its span in the audio the service received, ms. */
 export interface ReplayLine {
   id: string;
@@ -62,8 +65,11 @@ export interface ReplaySlice {
   /** Why the last Play played nothing, in one sentence (main's), for the visit and place it was pressed in. */
   replayProblem: { sessionId: string; where: ReplaySurface; message: string } | null;
   replayRate: ReplayRate;
-  /** A visit with Play is on screen: the output is made now, not at the first press. */
-  warmReplay(): void;
+  /**
+   * A visit with Play is on screen: the output is made now, and main reads a moment of the visit's
+   * recording (its first line's first 20 ms, dropped), not at the first press.
+   */
+  warmReplay(visit?: { sessionId: string; line: ReplayLine }): void;
   playLine(sessionId: string, line: ReplayLine, where?: ReplaySurface): Promise<void>;
   stopReplay(): void;
   setReplayRate(rate: ReplayRate): void;
@@ -83,11 +89,25 @@ export const createReplaySlice =
   (set, get) => {
     /** Each press gets a number: an answer that comes after a later press is dropped. */
     let press = 0;
+    /** Visits whose recording main has read once since the window loaded. */
+    const warmed = new Set<string>();
     return {
       replaying: null,
       replayProblem: null,
       replayRate: 1,
-      warmReplay: () => player.warm(),
+      warmReplay(visit) {
+        player.warm();
+        if (!visit || warmed.has(visit.sessionId)) return;
+        warmed.add(visit.sessionId);
+        // Main's first read of a recording after a launch (the spool key, History, the manifests,
+        // code not yet compiled) is paid now, while the clinician reads: a press the moment the
+        // note showed after a restart took 203 ms median without it, 166 ms with it
+        // (bench/replay-latency, 2 cores). What it fails on, a press says.
+        const fromMs = Math.max(0, Math.floor(visit.line.fromMs));
+        void api
+          .call('recording.span', { sessionId: visit.sessionId, fromMs, toMs: fromMs + WARM_SPAN_MS })
+          .catch(() => undefined);
+      },
       async playLine(sessionId, line, where = 'transcript') {
         const now = get().replaying;
         if (now?.sessionId === sessionId && now.lineId === line.id) {

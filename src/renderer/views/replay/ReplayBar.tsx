@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { REPLAY_RATES } from '../../store/replay-slice';
 import { useAppStore } from '../../store/use-app-store';
-import { useReplayProblem } from './replay-context';
+import { useReplayProblem, useVisitReplay } from './replay-context';
 import './replay.css';
 
 interface Props {
@@ -18,10 +18,12 @@ export function ReplayBar({ sessionId, gone }: Props) {
   const rate = useAppStore((s) => s.replayRate);
   const setRate = useAppStore((s) => s.setReplayRate);
   const warmReplay = useAppStore((s) => s.warmReplay);
-  // The output is made while the clinician reads, so the first Play sounds at once.
+  const first = useVisitReplay()?.lines.values().next().value;
+  // The output is made, and main reads the recording once, while the clinician reads: the first
+  // Play sounds as soon as the next ones.
   useEffect(() => {
-    if (!gone) warmReplay();
-  }, [gone, warmReplay]);
+    if (!gone) warmReplay(first && { sessionId, line: first });
+  }, [gone, warmReplay, sessionId, first]);
   const problem = useReplayProblem(sessionId, 'transcript');
   if (gone)
     return (
