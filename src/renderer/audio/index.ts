@@ -30,15 +30,23 @@ export function createAppMicrophones(settings: () => Settings | null): Microphon
     spare = undefined;
     return worker;
   };
-  // Each visit has a worker of its own (the model is stateful); the next one warms once this one
-  // is let go, so its compiling happens between visits, not in the next one's first seconds.
+  /** A visit's worker, its model let go: the next visit's, unless one is already waiting. */
+  const handBack = (worker: InstanceType<typeof SpeechWorker>) => {
+    if (spare) worker.terminate();
+    else spare = worker;
+  };
+  // Each visit has a model of its own (the model is stateful), in the worker the last visit let go
+  // (its runtime compiled) or, where that one broke, a new one warmed once this one is let go, so
+  // compiling happens between visits, not in the next one's first seconds.
   const loadClassifier = async (): Promise<ChunkClassifier> => {
-    const classifier = await loadSpeechDetectorInWorker(settings()?.voiceDetection, takeWorker).catch(
-      (error: unknown) => {
-        prepare();
-        throw error;
-      },
-    );
+    const classifier = await loadSpeechDetectorInWorker(
+      settings()?.voiceDetection,
+      takeWorker,
+      handBack,
+    ).catch((error: unknown) => {
+      prepare();
+      throw error;
+    });
     return {
       classify: (chunk) => classifier.classify(chunk),
       dispose: () => classifier.dispose().finally(prepare),

@@ -20,6 +20,13 @@ class ScriptedWorker implements SpeechWorkerPort {
   addEventListener(type: 'message' | 'error', listener: (event: never) => void): void {
     this.listeners[type].push(listener as never);
   }
+  removeEventListener(type: 'message' | 'error', listener: (event: never) => void): void {
+    this.listeners[type] = this.listeners[type].filter((l) => l !== (listener as never)) as never;
+  }
+  /** How many listeners a client left on it. */
+  get listening(): number {
+    return this.listeners.message.length + this.listeners.error.length;
+  }
   answer(message: FromSpeechWorker): void {
     for (const listener of this.listeners.message) listener(new MessageEvent('message', { data: message }));
   }
@@ -38,7 +45,7 @@ const answering = (message: ToSpeechWorker, worker: ScriptedWorker) => {
     const speech = message.samples[0]! > 0.5;
     worker.answer({ type: 'verdict', id: message.id, speech, probability: speech ? 0.9 : 0.1 });
   }
-  if (message.type === 'dispose') worker.answer({ type: 'disposed' });
+  if (message.type === 'release') worker.answer({ type: 'released' });
 };
 
 afterEach(() => vi.useRealTimers());
@@ -145,11 +152,33 @@ describe('the voice model in a worker', () => {
     });
   });
 
-  it('dispose lets the worker free the model, then ends it; a worker that never answers is ended after a second', async () => {
+  it('dispose lets the worker free the model and hands it back for the next visit, listening to nothing; a worker that never answers is ended after a second', async () => {
     const polite = new ScriptedWorker(answering);
-    await (await loadSpeechDetectorInWorker(undefined, () => polite)).dispose();
-    expect(polite.received.at(-1)).toEqual({ type: 'dispose' });
-    expect(polite.terminated).toBe(true);
+    const handedBack: ScriptedWorker[] = [];
+    const first = await loadSpeechDetectorInWorker(
+      undefined,
+      () => polite,
+      (w) => handedBack.push(w),
+    );
+    await first.dispose();
+    expect(polite.received.at(-1)).toEqual({ type: 'release' });
+    expect(handedBack).toEqual([polite]);
+    expect(polite.terminated).toBe(false);
+    expect(polite.listening).toBe(0);
+    await expect(first.classify(new Float32Array(4))).rejects.toThrow('disposed');
+    // The next visit in the same worker: a model of its own, its verdicts its own.
+    const second = await loadSpeechDetectorInWorker(
+      undefined,
+      () => polite,
+      (w) => handedBack.push(w),
+    );
+    expect(await second.classify(new Float32Array(4).fill(0.9))).toEqual({ speech: true, probability: 0.9 });
+    expect(polite.received.filter((m) => m.type === 'load')).toHaveLength(2);
+
+    // Nowhere to hand it back: ended.
+    const alone = new ScriptedWorker(answering);
+    await (await loadSpeechDetectorInWorker(undefined, () => alone)).dispose();
+    expect(alone.terminated).toBe(true);
 
     vi.useFakeTimers();
     const silent = new ScriptedWorker((message, w) => {
@@ -163,5 +192,19 @@ describe('the voice model in a worker', () => {
     await disposing;
     expect(silent.terminated).toBe(true);
     await expect(classifier.classify(new Float32Array(4))).rejects.toThrow('disposed');
+  });
+
+  it('a worker that broke mid-visit is ended at dispose, never handed back', async () => {
+    const worker = new ScriptedWorker(answering);
+    const handedBack: ScriptedWorker[] = [];
+    const classifier = await loadSpeechDetectorInWorker(
+      undefined,
+      () => worker,
+      (w) => handedBack.push(w),
+    );
+    worker.fail();
+    await classifier.dispose();
+    expect(handedBack).toEqual([]);
+    expect(worker.terminated).toBe(true);
   });
 });

@@ -7,10 +7,12 @@ export interface SpeechWorkerPort {
   postMessage(message: ToSpeechWorker, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<FromSpeechWorker>) => void): void;
   addEventListener(type: 'error', listener: (event: Event) => void): void;
+  removeEventListener(type: 'message', listener: (event: MessageEvent<FromSpeechWorker>) => void): void;
+  removeEventListener(type: 'error', listener: (event: Event) => void): void;
   terminate(): void;
 }
 
-/** How long dispose waits for the worker to let go of the model before it is ended anyway. */
+/** How long dispose waits for the worker to let go of the model before it is ended. */
 const DISPOSE_WAIT_MS = 1_000;
 
 interface Pending {
@@ -24,10 +26,15 @@ interface Pending {
  * chunk as speech). Each chunk is copied and sent; its verdict comes back in the order asked. A
  * worker that breaks later fails the chunks waiting and every later one, never the capture (a
  * failed verdict counts as speech, capture-session.ts).
+ *
+ * Disposed, the worker lets go of the model and is handed back (`handBack`) for the next visit,
+ * which then only makes a session: compiling onnxruntime's WebAssembly again cost about a second
+ * of CPU after every visit. A worker that broke, failed to load or did not answer is ended instead.
  */
-export function loadSpeechDetectorInWorker(
+export function loadSpeechDetectorInWorker<W extends SpeechWorkerPort>(
   options: SpeechDetectorOptions | undefined,
-  createWorker: () => SpeechWorkerPort,
+  createWorker: () => W,
+  handBack?: (worker: W) => void,
 ): Promise<ChunkClassifier> {
   const worker = createWorker();
   const pending = new Map<number, Pending>();
@@ -35,6 +42,7 @@ export function loadSpeechDetectorInWorker(
   let broken: Error | undefined;
   let loaded: { resolve(): void; reject(error: Error): void } | undefined;
   let disposed: (() => void) | undefined;
+  let released = false;
 
   const breakDown = (error: Error) => {
     broken ??= error;
@@ -45,7 +53,7 @@ export function loadSpeechDetectorInWorker(
     disposed?.();
   };
 
-  worker.addEventListener('message', ({ data }) => {
+  const onMessage = ({ data }: MessageEvent<FromSpeechWorker>) => {
     switch (data.type) {
       case 'ready':
         loaded?.resolve();
@@ -61,13 +69,16 @@ export function loadSpeechDetectorInWorker(
         pending.get(data.id)?.reject(new Error(data.message));
         pending.delete(data.id);
         return;
-      case 'disposed':
+      case 'released':
+        released = true;
         disposed?.();
         return;
     }
-  });
+  };
   // A worker whose script cannot run, or that throws outside a message: nothing more will come.
-  worker.addEventListener('error', () => breakDown(new Error('The voice-detection worker stopped')));
+  const onError = () => breakDown(new Error('The voice-detection worker stopped'));
+  worker.addEventListener('message', onMessage);
+  worker.addEventListener('error', onError);
 
   const classifier: ChunkClassifier = {
     classify(chunk) {
@@ -87,11 +98,14 @@ export function loadSpeechDetectorInWorker(
             clearTimeout(timer);
             resolve();
           };
-          worker.postMessage({ type: 'dispose' });
+          worker.postMessage({ type: 'release' });
         });
       }
       breakDown(new Error('The voice model was disposed'));
-      worker.terminate();
+      worker.removeEventListener('message', onMessage);
+      worker.removeEventListener('error', onError);
+      if (released && handBack) handBack(worker);
+      else worker.terminate();
     },
   };
 

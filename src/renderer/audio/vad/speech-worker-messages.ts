@@ -7,7 +7,8 @@ export type ToSpeechWorker =
   | { type: 'load'; options?: SpeechDetectorOptions }
   /** One chunk's samples in [−1, 1], transferred; answered by a verdict with the same id. */
   | { type: 'classify'; id: number; samples: Float32Array }
-  | { type: 'dispose' };
+  /** Let go of the model; the worker, its runtime compiled, stays for the next visit (or is ended). */
+  | { type: 'release' };
 
 /** What the worker answers, in the order it was asked. */
 export type FromSpeechWorker =
@@ -15,4 +16,4 @@ export type FromSpeechWorker =
   | { type: 'verdict'; id: number; speech: boolean; probability: number }
   /** The model could not load (id absent), or one chunk could not be classified. */
   | { type: 'failed'; id?: number; message: string }
-  | { type: 'disposed' };
+  | { type: 'released' };

@@ -48,14 +48,16 @@ scope.onmessage = ({ data }) => {
           (error: unknown) => answer({ type: 'failed', id: data.id, message: reason(error) }),
         );
       return;
-    case 'dispose':
-      void (detector ?? Promise.resolve(undefined))
+    case 'release': {
+      // The model's state goes with its session; onnxruntime's compiled WebAssembly stays, so the
+      // next visit in this worker only makes a session (the page ends a worker it does not keep).
+      const releasing = detector;
+      detector = undefined;
+      void (releasing ?? Promise.resolve(undefined))
         .then((loaded) => loaded?.dispose())
         .catch(() => undefined)
-        .then(() => {
-          answer({ type: 'disposed' });
-          scope.close();
-        });
+        .then(() => answer({ type: 'released' }));
       return;
+    }
   }
 };
