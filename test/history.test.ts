@@ -95,7 +95,7 @@ describe('history', () => {
 
       // Unknown sessions are refused in a sentence, not with a crash.
       await again.getState().reopen('not-a-session');
-      expect(again.getState().resultsError).toBe('This app has no results for that recording.');
+      expect(again.getState().resultsError).toBe('This app has no visit of that recording.');
     },
   );
 });

@@ -319,17 +319,19 @@ describe('the PIN', () => {
     await callVerb(core, 'privacy.setPin', { pin: '2580' });
     await callVerb(core, 'privacy.lock');
     expect(await refusal('settings.set', { providerId: 'dr-else' })).toBe(
-      'This window is locked: unlock it to change who signs in.',
+      'This window is locked: unlock it to change the settings.',
     );
     expect(await refusal('secrets.setPartnerToken', { token: SANDBOX_BEARER_TOKEN })).toBe(
-      'This window is locked: unlock it first.',
+      'This window is locked: unlock it to enter the partner token.',
     );
     expect(await refusal('auth.signIn')).toBe('This window is locked: unlock it first.');
     expect(await refusal('visitLinks.take', { id: 1, switchProvider: true })).toBe(
-      'This window is locked: unlock it to sign in as the link’s provider.',
+      'This window is locked: unlock it to take the visit the EHR sent.',
     );
-    // What is not about who signs in still goes (the theme, say).
-    expect(await refusal('settings.set', { theme: 'dark' })).toBe('answered');
+    // Nor the rest of the settings: a locked window changes nothing (issue 39, item 8).
+    expect(await refusal('settings.set', { theme: 'dark' })).toBe(
+      'This window is locked: unlock it to change the settings.',
+    );
     expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, clinician: 'dr-locked' });
   });
 

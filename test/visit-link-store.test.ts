@@ -173,6 +173,11 @@ describe('a visit link in the window', () => {
     await expect.poll(() => store.getState().visitLinks.refused).toBeDefined();
     await store.getState().signOut();
     expect(store.getState().visitLinks).toEqual({});
+    // Signed out, main answers nobody about links (issue 39); signed in again, there is none.
+    await expect(inProcessApi(core).call('visitLinks.get')).rejects.toThrow(
+      'You signed out: sign in to see the visit the EHR sent.',
+    );
+    await inProcessApi(core).call('auth.signIn');
     expect(await inProcessApi(core).call('visitLinks.get')).toEqual({});
   });
 

@@ -29,6 +29,7 @@ import { createVisitLinkInbox } from './visit-links/visit-link-inbox';
 import { createNoteDraftStore } from './notes/note-draft-store';
 import { createVisitNotes } from './notes/visit-notes';
 import { createClinicianVisits } from './privacy/clinician-visits';
+import { createVerbGatekeeper } from './privacy/verb-gatekeeper';
 import { createActingClinician } from './privacy/acting-clinician';
 import { deliveryTargetOf } from './encounter/service-session';
 import { createUnlockPins } from './privacy/unlock-pins';
@@ -271,6 +272,11 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       resumeFinishing,
       visitLinks,
       replay,
+    }),
+    createVerbGatekeeper({
+      gate: signOutGate,
+      history,
+      requireMine: (entry) => clinicianVisits.requireMine(entry),
     }),
     deps.log,
     { ...SETTING_LABELS, ...ENCOUNTER_LABELS },

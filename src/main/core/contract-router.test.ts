@@ -3,6 +3,7 @@ import { VERB_NAMES } from '../../shared/contract';
 import { DEFAULT_SETTINGS, SETTING_LABELS } from '../../shared/settings';
 import { createContractRouter, type VerbHandlers } from './contract-router';
 import type { Logger } from './ports';
+import type { VerbGatekeeper } from './privacy/verb-gatekeeper';
 import { UserFacingError } from './user-facing-error';
 
 function recordingLogger(): Logger & { lines: string[] } {
@@ -21,7 +22,10 @@ const appInfo = {
   dataDirectory: '/tmp/x',
 };
 
-function router(overrides: Partial<VerbHandlers> = {}, log = recordingLogger()) {
+/** Admits every call: these tests are of the router's own work (the gates: verb-gates.test.ts). */
+const admitAll: VerbGatekeeper = { admit: () => undefined };
+
+function router(overrides: Partial<VerbHandlers> = {}, log = recordingLogger(), gatekeeper = admitAll) {
   // Verbs these tests do not call answer with an error if they ever are.
   const unused = Object.fromEntries(
     VERB_NAMES.map((verb) => [
@@ -38,7 +42,7 @@ function router(overrides: Partial<VerbHandlers> = {}, log = recordingLogger()) 
     'settings.set': (patch) => ({ ...DEFAULT_SETTINGS, ...patch }),
     ...overrides,
   };
-  return createContractRouter(handlers, log, SETTING_LABELS);
+  return createContractRouter(handlers, gatekeeper, log, SETTING_LABELS);
 }
 
 describe('the contract router', () => {
@@ -81,6 +85,32 @@ describe('the contract router', () => {
       ok: false,
       error: { code: 'invalid_request' },
     });
+  });
+
+  it('asks the gatekeeper with the verb’s declared gate and the parsed payload before the handler runs', async () => {
+    const asked: unknown[] = [];
+    let ran = false;
+    const refusing: VerbGatekeeper = {
+      admit: (gate, payload) => {
+        asked.push([gate, payload]);
+        if (gate.kind === 'owner') throw new UserFacingError('invalid_request', 'Not your visit.');
+      },
+    };
+    const guarded = router(
+      { 'notes.get': () => ((ran = true), { sessionId: 's', sections: [] }) as never },
+      undefined,
+      refusing,
+    );
+    expect(await guarded.dispatch('notes.get', { sessionId: 's1' })).toEqual({
+      ok: false,
+      error: { code: 'invalid_request', message: 'Not your visit.' },
+    });
+    expect(ran).toBe(false);
+    expect(asked).toEqual([
+      [{ kind: 'owner', to: 'see and keep your edits of this note' }, { sessionId: 's1' }],
+    ]);
+    // An open verb goes on to its handler.
+    expect(await guarded.dispatch('app.info', undefined)).toEqual({ ok: true, value: appInfo });
   });
 
   it('passes a handler’s user-facing error through', async () => {

@@ -6,9 +6,11 @@ import {
   type VerbName,
   type VerbResponse,
 } from '../../shared/contract';
+import { VERB_GATES } from '../../shared/contract/gates';
 import { describeProblems } from '../../shared/validation';
 import { throttledWarnings } from './logging/throttled-warnings';
 import type { Logger } from './ports';
+import type { VerbGatekeeper } from './privacy/verb-gatekeeper';
 import { ServiceCallError } from './service/service-error';
 import { UserFacingError } from './user-facing-error';
 
@@ -24,11 +26,13 @@ export interface ContractRouter {
 }
 
 /**
- * The one place a verb's payload is validated and its handler called, for both transports
- * (Electron IPC and the browser-mode socket).
+ * The one place a verb's payload is validated, its gate checked (who may call it:
+ * shared/contract/gates.ts) and its handler called, for both transports (Electron IPC and the
+ * browser-mode socket).
  */
 export function createContractRouter(
   handlers: VerbHandlers,
+  gatekeeper: VerbGatekeeper,
   log: Logger,
   /** Names people see for payload fields, so a refusal names the field as the UI labels it. */
   fieldLabels: Record<string, string> = {},
@@ -57,6 +61,8 @@ export function createContractRouter(
         };
       }
       try {
+        // Before the handler: a verb cannot forget who may call it.
+        gatekeeper.admit(VERB_GATES[verb], parsed.data);
         const handler = handlers[verb] as (p: unknown) => unknown;
         const value = await handler(parsed.data);
         return { ok: true, value };

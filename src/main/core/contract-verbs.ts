@@ -55,9 +55,8 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
   const { encounters, notes, history, clinicianVisits, myHistory, resumeFinishing, visitLinks, replay } =
     parts;
   const notesVerbs = noteVerbs(notes);
+  // The visit is the caller's (the router's owner gate); is there anything left of it to finish?
   const unfinished = (sessionId: string) => {
-    const entry = history.find(sessionId);
-    if (entry) clinicianVisits.requireMine(entry);
     const visit = encounters.spooled.list().find((v) => v.sessionId === sessionId);
     if (!visit) throw new UserFacingError('invalid_request', 'This visit has nothing left to finish.');
     return visit;
@@ -66,12 +65,18 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
     'app.info': () => deps.appInfo,
     'settings.get': () => settings.get(),
     'settings.set': async (patch) => {
-      // Who signs in is not changed behind a locked window: its clinician unlocks first.
-      if (signOutGate.locked() && IDENTITY_SETTINGS.some((key) => key in patch))
-        throw new UserFacingError(
-          'invalid_request',
-          'This window is locked: unlock it to change who signs in.',
+      // Signed out, only who signs in may change ("Not you?"): the rest are the clinician's (the
+      // consent rule, retention, the idle lock), and a page saved whole sends them unchanged.
+      if (signOutGate.signedOut()) {
+        const current = settings.get() as Record<string, unknown>;
+        const changed = Object.entries(patch).filter(
+          ([key, value]) =>
+            !(SIGN_IN_SETTINGS as readonly string[]).includes(key) &&
+            JSON.stringify(value) !== JSON.stringify(current[key]),
         );
+        if (changed.length > 0)
+          throw new UserFacingError('invalid_request', 'You signed out: sign in to change these settings.');
+      }
       const saved = await settings.update(patch);
       // Who the app is, set by hand, ends a switch a link made.
       if (IDENTITY_SETTINGS.some((key) => key in patch)) {
@@ -130,7 +135,6 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
       return authStatus();
     },
     'encounter.start': async (request) => {
-      signOutGate.refuseWhileSignedOut('record');
       refuseWithoutConsent(request, settings.get().consent);
       const current = await session();
       const view = await encounters
@@ -149,7 +153,16 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
       await encounters.addForms(formItems);
       return undefined;
     },
-    'recorder.state': () => encounters.view(),
+    'recorder.state': () => {
+      const view = encounters.view();
+      if (!view.sessionId) return view;
+      // The last visit is its clinician's: the next one signed in sees the recorder, not which
+      // visit it was (issue 39, item 5).
+      const entry = history.find(view.sessionId);
+      if (entry && clinicianVisits.mine(entry)) return view;
+      const { sessionId: _theirs, encounterId: _named, ...recorder } = view;
+      return recorder;
+    },
     'recorder.attach': () => encounters.attachCapture(),
     'recorder.pause': () => encounters.pause(),
     'recorder.resume': () => encounters.resume(),
@@ -161,32 +174,25 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
       if (sessionId && view.state === 'cancelled') notes.forget(sessionId);
       return view;
     },
+    // The owner's (the router's gate): History knows the visit and it is theirs.
     'results.get': async ({ sessionId }) => {
-      signOutGate.refuseWhileSignedOut('open a visit');
       if (encounters.has(sessionId)) return encounters.results(sessionId);
-      const entry = history.find(sessionId);
-      if (!entry) throw new UserFacingError('invalid_request', 'This app has no results for that recording.');
-      clinicianVisits.requireMine(entry);
-      return encounters.reopen(entry, await session());
+      return encounters.reopen(history.find(sessionId)!, await session());
     },
     'history.list': () => ({ entries: myHistory() }),
     'history.finish': async ({ sessionId }) => {
-      signOutGate.refuseWhileSignedOut('finish a visit');
       await encounters.spooled.finish(unfinished(sessionId), await session());
       return undefined;
     },
     'history.discard': async ({ sessionId }) => {
-      signOutGate.refuseWhileSignedOut('discard a visit');
       encounters.spooled.discard(unfinished(sessionId));
       notes.forget(sessionId);
       return undefined;
     },
     'forms.templates': async () => {
-      signOutGate.refuseWhileSignedOut('see the forms');
       return (await session()).rest.formTemplates();
     },
     'forms.feedback': async ({ sessionId, formId, feedback }) => {
-      signOutGate.refuseWhileSignedOut('send feedback');
       await (await session()).rest.sendFormFeedback(sessionId, formId, feedback);
       return undefined;
     },
@@ -209,8 +215,6 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
     'privacy.setPin': ({ pin }) => privacy.setPin(pin),
     'visitLinks.get': () => visitLinks.links(),
     'visitLinks.take': ({ id, switchProvider }) => {
-      // Another clinician, signed in for a link, only by someone signed in and unlocked.
-      if (switchProvider) signOutGate.refuseWhileSignedOut('sign in as the link’s provider');
       return visitLinks.take(id, switchProvider === undefined ? {} : { switchProvider });
     },
     'visitLinks.decline': ({ id }) => {
@@ -222,3 +226,13 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
 
 /** Settings that say which service and who the app is there: setting one ends a link's switch. */
 const IDENTITY_SETTINGS = ['service', 'partnerId', 'authModel', 'providerId'] as const;
+/** Who signs in, and how: what a clinician who signed out may change (issue 39). */
+const SIGN_IN_SETTINGS = [
+  ...IDENTITY_SETTINGS,
+  'providerName',
+  'providerOrgId',
+  'providerSpecialty',
+  'oidcIssuer',
+  'oidcClientId',
+  'firstRunComplete',
+] as const;

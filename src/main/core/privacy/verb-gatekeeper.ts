@@ -1,0 +1,51 @@
+import type { HistoryEntry } from '../../../shared/contract';
+import type { VerbGate } from '../../../shared/contract/gates';
+import type { EncounterHistory } from '../history/encounter-history';
+import { UserFacingError } from '../user-facing-error';
+import type { createSignOutGate } from './sign-out-gate';
+
+/** Checks a verb's declared gate (shared/contract/gates.ts) before the router runs its handler. */
+export interface VerbGatekeeper {
+  /** Throws a UserFacingError, in one sentence saying what to do, when the gate refuses the call. */
+  admit(gate: VerbGate, payload: unknown): void;
+}
+
+/**
+ * The gates (issue 39), for every transport alike: signed out or locked, nothing but the open
+ * verbs; a visit only for its owner, and a visit History does not know for nobody (fails closed).
+ */
+export function createVerbGatekeeper(deps: {
+  gate: ReturnType<typeof createSignOutGate>;
+  history: Pick<EncounterHistory, 'list'>;
+  /** Refuses another clinician's visit (clinician-visits.ts). */
+  requireMine(entry: HistoryEntry): void;
+}): VerbGatekeeper {
+  return {
+    admit(gate, payload) {
+      switch (gate.kind) {
+        case 'open':
+          return;
+        case 'not locked':
+          if (deps.gate.locked())
+            throw new UserFacingError('invalid_request', `This window is locked: unlock it to ${gate.to}.`);
+          return;
+        case 'unlocked':
+          deps.gate.refuseWhileSignedOut(gate.to);
+          return;
+        case 'owner': {
+          deps.gate.refuseWhileSignedOut(gate.to);
+          const sessionId = (payload as { sessionId?: unknown } | undefined)?.sessionId;
+          // The visit's own session, or its form-filling leg's (a form's feedback names that one).
+          const entry =
+            typeof sessionId === 'string'
+              ? deps.history.list().find((e) => e.sessionId === sessionId || e.formSessionId === sessionId)
+              : undefined;
+          if (!entry)
+            throw new UserFacingError('invalid_request', 'This app has no visit of that recording.');
+          deps.requireMine(entry);
+          return;
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { AppCore } from '../src/main/core/app-core';
+import { VERB_NAMES, type HistoryEntry, type VerbName } from '../src/shared/contract';
+import { VERB_GATES } from '../src/shared/contract/gates';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { callVerb, useBearerPartner } from './support/sandbox-partner';
+import { createTestCore } from './support/test-core';
+
+/**
+ * Issue 39's gate table: every verb of the contract against every state the window can be in when
+ * someone other than the visit's clinician is at it. Signed out or locked, only the open verbs
+ * answer (and the settings that say who signs in, while signed out); another clinician signed in
+ * on the same computer reaches none of the first one's visits. A verb with no declared gate, or no
+ * request here to try it with, fails the first test.
+ */
+let sandbox: Sandbox;
+let core: AppCore | undefined;
+beforeAll(async () => {
+  sandbox = await startSandbox({ asr: 'energy' });
+});
+afterAll(() => sandbox.close());
+afterEach(async () => {
+  await core?.stop();
+  core = undefined;
+});
+
+/** A request for each verb that its schema accepts, naming the first clinician's visit where it takes one. */
+const REQUESTS: Record<VerbName, (sessionId: string) => unknown> = {
+  'app.info': () => undefined,
+  'settings.get': () => undefined,
+  // Not who signs in: the clinician's own (item 8).
+  'settings.set': () => ({ idleLockMinutes: 7 }),
+  'secrets.status': () => undefined,
+  'secrets.setPartnerToken': () => ({ token: 'sandbox-bearer-partner-token' }),
+  'auth.status': () => undefined,
+  'auth.signIn': () => undefined,
+  'auth.cancelSignIn': () => undefined,
+  'auth.signOut': () => undefined,
+  'encounter.start': () => ({ kind: 'ambient', encounterId: 'gate2' }),
+  'encounter.addForms': () => ({ formItems: [{ form_template_id: 'soap' }] }),
+  'recorder.state': () => undefined,
+  'recorder.attach': () => undefined,
+  'recorder.pause': () => undefined,
+  'recorder.resume': () => undefined,
+  'recorder.end': () => undefined,
+  'recorder.cancel': () => undefined,
+  'results.get': (sessionId) => ({ sessionId }),
+  'history.list': () => undefined,
+  'history.finish': (sessionId) => ({ sessionId }),
+  'history.discard': (sessionId) => ({ sessionId }),
+  'forms.templates': () => undefined,
+  'forms.feedback': (sessionId) => ({ sessionId, formId: 'f1', feedback: { rating: 4 } }),
+  'visitLinks.get': () => undefined,
+  'visitLinks.take': () => ({ id: 1 }),
+  'visitLinks.decline': () => ({ id: 1 }),
+  'notes.get': (sessionId) => ({ sessionId }),
+  'notes.save': (sessionId) => ({ sessionId, sections: {}, fields: {} }),
+  'notes.finish': (sessionId) => ({ sessionId }),
+  'notes.unfinish': (sessionId) => ({ sessionId }),
+  'notes.patient': (sessionId) => ({ sessionId }),
+  'recording.span': (sessionId) => ({ sessionId, fromMs: 0, toMs: 1_000 }),
+  'privacy.status': () => undefined,
+  'privacy.lock': () => undefined,
+  'privacy.unlock': () => ({ pin: '0000' }),
+  'privacy.setPin': () => ({ pin: '2468' }),
+};
+
+/** The sentence a refused call says, or `answered`. */
+async function answer(verb: VerbName, payload: unknown): Promise<string> {
+  const result = await core!.router.dispatch(verb, payload);
+  return result.ok ? 'answered' : result.error.message;
+}
+
+/** dr-first records a visit (cancelled: its audio kept, as History knows it) and gives it back. */
+async function firstClinicianVisit(): Promise<string> {
+  core = await createTestCore();
+  await useBearerPartner(core, sandbox.url, 'dr-first');
+  await callVerb(core, 'auth.signIn');
+  await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'gate1' });
+  await callVerb(core, 'recorder.end');
+  const { entries } = await callVerb<{ entries: HistoryEntry[] }>(core, 'history.list');
+  return entries[0]!.sessionId;
+}
+
+/** Every verb whose gate is one of `kinds`, with what it answered in this state. */
+async function answers(sessionId: string, kinds: string[]): Promise<[VerbName, string][]> {
+  const out: [VerbName, string][] = [];
+  for (const verb of VERB_NAMES) {
+    if (!kinds.includes(VERB_GATES[verb].kind)) continue;
+    // Payload problems would hide the gate: every request here is valid for its verb.
+    const said = await answer(verb, REQUESTS[verb](sessionId));
+    expect(said, `${verb}'s request is valid`).not.toMatch(/ must | is required|expected/);
+    out.push([verb, said]);
+  }
+  return out;
+}
+
+describe('the gate table', () => {
+  it('declares a gate for every verb of the contract, and nothing else', () => {
+    expect(Object.keys(VERB_GATES).sort()).toEqual([...VERB_NAMES].sort());
+    expect(Object.keys(REQUESTS).sort()).toEqual([...VERB_NAMES].sort());
+    for (const verb of VERB_NAMES)
+      expect(['open', 'not locked', 'unlocked', 'owner'], verb).toContain(VERB_GATES[verb].kind);
+  });
+
+  it('signed out: every verb but the open ones and who signs in is refused, saying to sign in', async () => {
+    const sessionId = await firstClinicianVisit();
+    await callVerb(core!, 'auth.signOut');
+    for (const [verb, said] of await answers(sessionId, ['unlocked', 'owner']))
+      expect(said, verb).toMatch(/^You signed out: sign in to /);
+    // The settings the clinician keeps are theirs, not the next person's (item 8)...
+    expect(await answer('settings.set', { idleLockMinutes: 7 })).toBe(
+      'You signed out: sign in to change these settings.',
+    );
+    // ...who signs in is not ("Not you?"), nor a page saved whole with the rest unchanged.
+    const { idleLockMinutes } = await callVerb<{ idleLockMinutes: number }>(core!, 'settings.get');
+    expect(await answer('settings.set', { providerId: 'dr-next', idleLockMinutes })).toBe('answered');
+  });
+
+  it('locked: every verb but the open ones is refused, saying to unlock', async () => {
+    const sessionId = await firstClinicianVisit();
+    await callVerb(core!, 'privacy.setPin', { pin: '2468' });
+    await callVerb(core!, 'privacy.lock');
+    for (const [verb, said] of await answers(sessionId, ['not locked', 'unlocked', 'owner']))
+      expect(said, verb).toMatch(/^This window is locked: unlock it to /);
+  });
+
+  it('another clinician signed in on the same computer reaches none of the first one’s visits', async () => {
+    const sessionId = await firstClinicianVisit();
+    await callVerb(core!, 'settings.set', { providerId: 'dr-second' });
+    await callVerb(core!, 'auth.signIn');
+    const owners = await answers(sessionId, ['owner']);
+    expect(owners.length).toBeGreaterThan(5);
+    for (const [verb, said] of owners)
+      expect(said, verb).toBe(
+        'This visit was recorded by another clinician on this computer: only they can open it.',
+      );
+    // Not even from this run's memory of it (item 5): results.get answered from it before.
+    expect(await answer('results.get', { sessionId })).not.toBe('answered');
+    // Nor which visit the recorder last recorded (item 5).
+    const recorder = await callVerb<Record<string, unknown>>(core!, 'recorder.state');
+    expect(recorder.sessionId).toBeUndefined();
+    expect(recorder.encounterId).toBeUndefined();
+    // A visit History does not know is nobody's.
+    expect(await answer('notes.get', { sessionId: 'not-a-visit' })).toBe(
+      'This app has no visit of that recording.',
+    );
+  });
+});
