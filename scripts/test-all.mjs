@@ -11,6 +11,7 @@
 // they play audio in real time and judge its timing (README, "Tests").
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { relative } from 'node:path';
 
 const RESULTS = '.test-results';
 rmSync(RESULTS, { recursive: true, force: true });
@@ -18,6 +19,8 @@ mkdirSync(RESULTS, { recursive: true });
 
 const tally = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
+/** The failed tests by name, printed just above the closing line: CI shows only the output's tail. */
+const failedNames = [];
 
 function run(title, command, args) {
   console.log(`\n=== ${title}: ${[command, ...args].join(' ')}`);
@@ -93,6 +96,12 @@ function countUnit(ok, seconds) {
   tally.skipped += skipped;
   // A suite that fails to load has no failed test but is a failure all the same.
   if (!ok && report.numFailedTests === 0) tally.failed += 1;
+  for (const file of report.testResults ?? []) {
+    const name = relative(process.cwd(), file.name);
+    const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failed) failedNames.push(`unit: ${name} › ${test.fullName}`);
+    if (file.status === 'failed' && failed.length === 0) failedNames.push(`unit: ${name} (did not load)`);
+  }
   lines.push(
     `unit (vitest): ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${skipped} skipped (${seconds} s)`,
   );
@@ -110,6 +119,24 @@ await atOnce([
     countUnit,
   ],
 ]);
+
+/** Playwright's JSON report: each test that failed on every try, as `e2e: file:line › title`. */
+function failedSpecs(report) {
+  const names = [];
+  const walk = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== 'unexpected') continue;
+        const title = [...titles, spec.title].filter(Boolean).join(' › ');
+        names.push(`e2e: [${test.projectName}] ${spec.file}:${spec.line} › ${title}`);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
+  };
+  // The top suites are the files: their title is the file, already named.
+  for (const suite of report?.suites ?? []) walk(suite, []);
+  return names;
+}
 
 /**
  * The end-to-end tests in the phases playwright.config.ts names (E2E_PHASES), one run each: the
@@ -132,6 +159,7 @@ if (built) {
       continue;
     }
     for (const key of Object.keys(total)) total[key] += stats[key] ?? 0;
+    failedNames.push(...failedSpecs(readJson(`${RESULTS}/playwright-${phase}.json`)));
     if (!ok && stats.unexpected === 0) allOk = false;
   }
   delete process.env.SCRIBE_E2E_PHASE;
@@ -151,6 +179,7 @@ if (built) {
 
 console.log('\n=== Summary');
 for (const line of lines) console.log(line);
+for (const name of failedNames) console.log(`FAILED ${name}`);
 const skipped = tally.skipped > 0 ? `, ${tally.skipped} skipped` : '';
 console.log(`${tally.passed} passed, ${tally.failed} failed${skipped}`);
 process.exit(tally.failed === 0 ? 0 : 1);

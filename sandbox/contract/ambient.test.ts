@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SECTIONS, isNothingFound, msFromOffset, sectionInfo } from '../../src/shared/service';
 import { startSandbox, type Sandbox } from '../server';
 import { ServiceClient, syntheticSpeech } from '../test-support/service-client';
+import { IDLE_OUTLIVES_THE_TEST } from '../test-support/idle-rule';
 import { TOKEN_OUTLIVES_THE_FILE } from '../test-support/token-lifetime';
 
 /** docs/protocol.md "Ambient session": create, context, end, status, content, transcript. */
@@ -17,7 +18,7 @@ beforeAll(async () => {
     minSpeechMs: 500,
     // 300 ms of "processing" once scaled: long enough that a status read right after End sees it
     // on a loaded machine (at the default's 15 ms it once read "completed" already).
-    limitOverrides: { processingDelayMs: 30_000, ...TOKEN_OUTLIVES_THE_FILE },
+    limitOverrides: { processingDelayMs: 30_000, ...TOKEN_OUTLIVES_THE_FILE, ...IDLE_OUTLIVES_THE_TEST },
   });
   client = new ServiceClient(sandbox.url);
   await client.signIn({

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Notification } from '../../src/shared/service';
 import { startSandbox, type Sandbox } from '../server';
 import { ServiceClient, syntheticSpeech } from '../test-support/service-client';
+import { IDLE_OUTLIVES_THE_TEST } from '../test-support/idle-rule';
 import { TOKEN_OUTLIVES_THE_FILE } from '../test-support/token-lifetime';
 import { startNotificationReceiver } from '../../src/main/core/notifications/receiver-server';
 
@@ -28,7 +29,7 @@ beforeAll(async () => {
       },
     ],
     // expire_tokens is the fault that ends tokens here; time alone must not (issue 36).
-    limitOverrides: TOKEN_OUTLIVES_THE_FILE,
+    limitOverrides: { ...TOKEN_OUTLIVES_THE_FILE, ...IDLE_OUTLIVES_THE_TEST },
   });
   client = new ServiceClient(sandbox.url);
   await client.signIn({

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../server';
 import { ServiceClient, syntheticSpeech } from '../test-support/service-client';
+import { IDLE_OUTLIVES_THE_TEST } from '../test-support/idle-rule';
 import { TOKEN_OUTLIVES_THE_FILE } from '../test-support/token-lifetime';
 
 /** docs/protocol.md "Form filling": the eight endpoints and the templates list. */
@@ -21,7 +22,7 @@ beforeAll(async () => {
     timeScale: 0.01,
     asr: 'energy',
     minSpeechMs: 500,
-    limitOverrides: TOKEN_OUTLIVES_THE_FILE,
+    limitOverrides: { ...TOKEN_OUTLIVES_THE_FILE, ...IDLE_OUTLIVES_THE_TEST },
   });
   client = new ServiceClient(sandbox.url);
   // Single Auth Token: sdp_provider_id on every REST call, Login and Register included.

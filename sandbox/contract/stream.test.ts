@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../server';
 import { ServiceClient, syntheticSpeech, UpgradeRefused } from '../test-support/service-client';
+import { IDLE_OUTLIVES_THE_TEST } from '../test-support/idle-rule';
 import { TOKEN_OUTLIVES_THE_FILE } from '../test-support/token-lifetime';
 
 /**
@@ -14,7 +15,11 @@ let client: ServiceClient;
 const bearer = { partner_id: 'demo-bearer', partner_token: 'sandbox-bearer-partner-token' };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ timeScale: 0.01, asr: 'energy', limitOverrides: TOKEN_OUTLIVES_THE_FILE });
+  sandbox = await startSandbox({
+    timeScale: 0.01,
+    asr: 'energy',
+    limitOverrides: { ...TOKEN_OUTLIVES_THE_FILE, ...IDLE_OUTLIVES_THE_TEST },
+  });
   client = new ServiceClient(sandbox.url);
   await client.signIn({ ...bearer, provider_id: 'dr-stream' });
 });
@@ -139,10 +144,20 @@ describe('events and timers', () => {
   });
 
   it('closes with 4008 after the idle rule (25 s scaled) without AUDIO', async () => {
-    const stream = await client.openStream(await client.createSession());
-    stream.audio(chunk());
-    const { code } = await stream.closed;
-    expect(code).toBe(4008);
+    // The suite's own scale with the rule as the service has it: 250 ms.
+    const idle = await startSandbox({ timeScale: 0.01, asr: 'energy' });
+    try {
+      const c = new ServiceClient(idle.url);
+      await c.signIn({ ...bearer, provider_id: 'dr-idle' });
+      const stream = await c.openStream(await c.createSession());
+      stream.audio(chunk());
+      const started = Date.now();
+      const { code } = await stream.closed;
+      expect(code).toBe(4008);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(200);
+    } finally {
+      await idle.close();
+    }
   });
 
   it('closes with 4008 when paused without KEEP_ALIVE (5 s rule + 1 s grace, scaled)', async () => {
@@ -285,7 +300,7 @@ describe('without the ACK extension (--no-ack: a service that follows only the i
       timeScale: 0.01,
       asr: 'energy',
       ack: false,
-      limitOverrides: TOKEN_OUTLIVES_THE_FILE,
+      limitOverrides: { ...TOKEN_OUTLIVES_THE_FILE, ...IDLE_OUTLIVES_THE_TEST },
     });
     plainClient = new ServiceClient(plain.url);
     await plainClient.signIn({ ...bearer, provider_id: 'dr-plain' });
