@@ -23,6 +23,7 @@ import {
 import { createQuitFlush } from './core/lifecycle/quit-flush';
 import { osUsername } from './core/startup/policy-file';
 import { readStartupPolicy } from './core/startup/startup-policy';
+import { debugSwitchRefusal, refusedDebugSwitch } from './core/startup/debug-switches';
 import { linkFromSecondInstance, readLaunchArgs, secondInstanceData } from './core/startup/launch-args';
 import { createReloadGuard, MAX_RELOADS, RELOAD_WINDOW_MS } from './core/lifecycle/reload-guard';
 import { createLinkFocus } from './core/visit-links/link-focus';
@@ -77,6 +78,21 @@ const quitFlush = createQuitFlush({
   clock: systemClock,
 });
 app.on('before-quit', (event) => quitFlush.onBeforeQuit(event));
+
+// A packaged app refuses debugging switches (core/startup/debug-switches.ts, issue 39): DevTools on
+// a port or pipe would open the window to any local program. A development build keeps them (the
+// developer's, and Playwright's own --remote-debugging-port); SCRIBE_REFUSE_DEBUG_SWITCHES=1 makes
+// one refuse them too, as its Electron spec does.
+const debugSwitch =
+  app.isPackaged || process.env.SCRIBE_REFUSE_DEBUG_SWITCHES === '1'
+    ? refusedDebugSwitch(process.argv, process.platform)
+    : undefined;
+if (debugSwitch) {
+  const line = debugSwitchRefusal(debugSwitch);
+  log.error(line);
+  console.error(line);
+  app.exit(2);
+}
 
 // This launch's command line, read once (core/startup/launch-args.ts): `--policy` only before `--`,
 // and the visit link only as the one argument after it. Problems are logged without their values.
@@ -205,7 +221,8 @@ async function start(): Promise<void> {
   await window.loadURL(startUrl);
 }
 
-app.whenReady().then(start).catch(failedToStart);
+// app.exit() ends the process soon, not at once: nothing starts meanwhile for a refused switch.
+if (!debugSwitch) app.whenReady().then(start).catch(failedToStart);
 
 /**
  * Any step of the start that failed (the settings, the secret box, the window did not load): the
