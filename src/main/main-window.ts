@@ -104,7 +104,8 @@ export function createMainWindow({
       audioRequested: request.audioRequested,
       videoRequested: request.videoRequested,
     };
-    if (!frame || !maySystemAudio(ask, appOrigin, systemAudio)) return callback(null);
+    if (!frame || !maySystemAudio(ask, appOrigin, systemAudio, { telehealth: telehealth() }))
+      return callback(null);
     callback({ video: frame, audio: 'loopback' });
   });
   return window;

@@ -47,18 +47,23 @@ describe('where the desktop app can record this computer’s sound (issue 30)', 
 
 describe('who gets this computer’s sound', () => {
   const linux = systemAudioSupport('linux', '6.1.0');
+  /** Settings say visits are telehealth calls, at the time of the request. */
+  const chosen = { telehealth: true };
   it('the app page, in its main frame, asking for sound', () => {
-    expect(maySystemAudio(ask, origin, linux)).toBe(true);
-    expect(maySystemAudio({ ...ask, securityOrigin: 'app://scribe/' }, origin, linux)).toBe(true);
+    expect(maySystemAudio(ask, origin, linux, chosen)).toBe(true);
+    expect(maySystemAudio({ ...ask, securityOrigin: 'app://scribe/' }, origin, linux, chosen)).toBe(true);
   });
   it.each([
     ['another origin', { ...ask, securityOrigin: 'https://evil.example' }],
     ['a subframe of the app', { ...ask, isMainFrame: false }],
     ['a request for a screen without sound', { ...ask, audioRequested: false }],
   ])('not %s', (_name, other) => {
-    expect(maySystemAudio(other, origin, linux)).toBe(false);
+    expect(maySystemAudio(other, origin, linux, chosen)).toBe(false);
   });
   it('nobody where the system gives no sound', () => {
-    expect(maySystemAudio(ask, origin, systemAudioSupport('darwin', '21.6.0'))).toBe(false);
+    expect(maySystemAudio(ask, origin, systemAudioSupport('darwin', '21.6.0'), chosen)).toBe(false);
+  });
+  it('nobody while Settings say visits are in the room, as read when the page asks', () => {
+    expect(maySystemAudio(ask, origin, linux, { telehealth: false })).toBe(false);
   });
 });

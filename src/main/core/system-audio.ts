@@ -77,16 +77,23 @@ export interface DisplayMediaAsk {
 
 /**
  * Electron security checklist, "Handle session permission requests from remote content": only
- * the app's own page, in its main frame, asking for sound, gets this computer's sound, and only
- * where Electron can give it. Anything else (another origin, a subframe, a video-only request: the
- * app never shares a screen) is refused.
+ * the app's own page, in its main frame, asking for sound, gets this computer's sound, only where
+ * Electron can give it, and only while Settings say visits are telehealth calls: `telehealth` is
+ * the setting read at the time of the request (issue 39, item 9), not when the window opened.
+ * Anything else (another origin, a subframe, a video-only request: the app never shares a screen;
+ * a visit in the room) is refused.
  */
 export function maySystemAudio(
   ask: DisplayMediaAsk,
   appOrigin: string,
   support: SystemAudioSupport,
+  { telehealth }: { telehealth: boolean },
 ): boolean {
   return (
-    support.loopback && ask.isMainFrame && ask.audioRequested && originOf(ask.securityOrigin) === appOrigin
+    telehealth &&
+    support.loopback &&
+    ask.isMainFrame &&
+    ask.audioRequested &&
+    originOf(ask.securityOrigin) === appOrigin
   );
 }

@@ -28,36 +28,34 @@ describe('the machine policy on Linux', () => {
     ]);
   });
 
-  it('refuses it, unread, when its group can write it, naming the file and the rule', async () => {
+  // Issue 39, item 9: a file a user could have written is neither applied nor a stop at the screen
+  // for IT (which would let any user stop every user's app); the log names the file and the rule.
+  it('ignores it, unread, when its group can write it, naming the file and the rule in the log', async () => {
     const fs = fakePolicyFs({ [LINUX_POLICY_FILE]: { text: JSON.stringify(POLICY), mode: 0o664 } });
-    expect(await readMachinePolicy({ platform: 'linux', env: {}, log: fakeLog(), ports: { fs } })).toEqual({
-      kind: 'invalid',
-      file: LINUX_POLICY_FILE,
-      problems: [
-        {
-          key: '(file)',
-          rule: 'must be owned by root and writable by root alone (it is writable by its group)',
-        },
-      ],
+    const log = fakeLog();
+    expect(await readMachinePolicy({ platform: 'linux', env: {}, log, ports: { fs } })).toEqual({
+      kind: 'none',
     });
+    expect(log.warn).toHaveBeenCalledWith(
+      `policy: ${LINUX_POLICY_FILE} is ignored: it must be owned by root and writable by root alone (it is writable by its group), and a user could have written it`,
+    );
     expect(fs.readFile).not.toHaveBeenCalled();
   });
 
-  it('refuses it in a folder another user owns', async () => {
+  it('ignores it in a folder another user owns', async () => {
     const fs = fakePolicyFs(
       { [LINUX_POLICY_FILE]: { text: JSON.stringify(POLICY) } },
       { '/etc/ambient-scribe': { uid: 1000, mode: 0o040755 } },
     );
-    expect(
-      await readMachinePolicy({ platform: 'linux', env: {}, log: fakeLog(), ports: { fs } }),
-    ).toMatchObject({
-      kind: 'invalid',
-      problems: [
-        {
-          rule: 'must be in folders owned by root and writable by root alone (/etc/ambient-scribe is owned by uid 1000)',
-        },
-      ],
+    const log = fakeLog();
+    expect(await readMachinePolicy({ platform: 'linux', env: {}, log, ports: { fs } })).toEqual({
+      kind: 'none',
     });
+    expect(log.warn).toHaveBeenCalledWith(
+      expect.stringContaining(
+        'must be in folders owned by root and writable by root alone (/etc/ambient-scribe is owned by uid 1000)',
+      ),
+    );
   });
 
   it('is none when there is no file', async () => {
@@ -111,15 +109,16 @@ describe('the machine policy on macOS', () => {
     expect(JSON.stringify(reading)).not.toContain('secret-of');
   });
 
-  it('refuses a profile a user could write, without converting it', async () => {
+  it('ignores a profile a user could write, without converting it', async () => {
     const fs = fakePolicyFs({ [MAC_MANAGED_PREFERENCES]: { text: '<plist/>', uid: 501 } });
     const run = fakeRun({});
-    expect(
-      await readMachinePolicy({ platform: 'darwin', env: {}, log: fakeLog(), ports: { fs, run } }),
-    ).toMatchObject({
-      kind: 'invalid',
-      problems: [{ rule: 'must be owned by root and writable by root alone (it is owned by uid 501)' }],
+    const log = fakeLog();
+    expect(await readMachinePolicy({ platform: 'darwin', env: {}, log, ports: { fs, run } })).toEqual({
+      kind: 'none',
     });
+    expect(log.warn).toHaveBeenCalledWith(
+      `policy: ${MAC_MANAGED_PREFERENCES} is ignored: it must be owned by root and writable by root alone (it is owned by uid 501), and a user could have written it`,
+    );
     expect(run).not.toHaveBeenCalled();
   });
 
@@ -234,46 +233,40 @@ describe('the machine policy on Windows', () => {
     });
   });
 
-  it('refuses ProgramData’s file, unread, when Users can write it', async () => {
+  it('ignores ProgramData’s file, unread, when Users can write it: a user may have made it (issue 39, item 9)', async () => {
     const fs = fakePolicyFs({ [PROGRAM_DATA_FILE]: { text: JSON.stringify(POLICY) } });
     const run = fakeRun({
       [`reg.exe ${SHELL_FOLDERS}`]: { stdout: SHELL_FOLDERS_OUTPUT },
       'powershell.exe': { stdout: USERS_CAN_WRITE },
     });
+    const log = fakeLog();
     expect(
-      await readMachinePolicy({
-        platform: 'win32',
-        env: windows,
-        log: fakeLog(),
-        ports: { fs, run, toolExists },
-      }),
-    ).toEqual({
-      kind: 'invalid',
-      file: PROGRAM_DATA_FILE,
-      problems: [
-        { key: '(file)', rule: 'must be writable by administrators alone (BUILTIN\\Users can write it)' },
-      ],
-    });
+      await readMachinePolicy({ platform: 'win32', env: windows, log, ports: { fs, run, toolExists } }),
+    ).toEqual({ kind: 'none' });
+    expect(log.warn).toHaveBeenCalledWith(
+      `policy: ${PROGRAM_DATA_FILE} is ignored: it must be writable by administrators alone (BUILTIN\\Users can write it), and a user could have written it`,
+    );
     expect(fs.readFile).not.toHaveBeenCalled();
   });
 
-  it('refuses ProgramData’s file when its ACL cannot be read, and is none when there is no file', async () => {
+  it('ignores ProgramData’s file when its ACL cannot be read, and is none when there is no file', async () => {
     const fs = fakePolicyFs({ [PROGRAM_DATA_FILE]: { text: JSON.stringify(POLICY) } });
     const failing = fakeRun({
       [`reg.exe ${SHELL_FOLDERS}`]: { stdout: SHELL_FOLDERS_OUTPUT },
       'powershell.exe': { exitCode: null, failure: 'timed out' },
     });
+    const log = fakeLog();
     expect(
       await readMachinePolicy({
         platform: 'win32',
         env: windows,
-        log: fakeLog(),
+        log,
         ports: { fs, run: failing, toolExists },
       }),
-    ).toMatchObject({
-      kind: 'invalid',
-      problems: [{ rule: "must have permissions the app can read (PowerShell's Get-Acl timed out)" }],
-    });
+    ).toEqual({ kind: 'none' });
+    expect(log.warn).toHaveBeenCalledWith(
+      expect.stringContaining("must have permissions the app can read (PowerShell's Get-Acl timed out)"),
+    );
     expect(fs.readFile).not.toHaveBeenCalled();
     const none = fakeRun({ [`reg.exe ${SHELL_FOLDERS}`]: { stdout: SHELL_FOLDERS_OUTPUT } });
     expect(

@@ -15,9 +15,12 @@ import { runCommand, windowsSystemTool, type RunCommand } from './system-command
  * - macOS: the managed-preferences profile an MDM installs, then a root-owned JSON file;
  * - Linux (and any other Unix): a root-owned JSON file in /etc.
  *
- * A place that exists but that someone other than an administrator could have written is
- * `invalid`, naming the place and the rule, so the app stops at the screen for IT instead of
- * applying a user's file as IT's.
+ * A place that exists but that someone other than an administrator could have written is ignored
+ * and logged, naming the place and the rule: applying a user's file as IT's would let them set
+ * policy, and stopping at the screen for IT would let any user stop every user's app (issue 39,
+ * item 9: a user can create ProgramData's file where no registry policy exists). A place only an
+ * administrator could have written but that breaks a rule is `invalid`: the app stops at the
+ * screen for IT, which names the place and the rule.
  */
 
 export const LINUX_POLICY_FILE = '/etc/ambient-scribe/policy.json';
@@ -89,6 +92,12 @@ function invalid(file: string, rule: string): PolicyReading {
   return { kind: 'invalid', file, problems: [{ key: '(file)', rule }] };
 }
 
+/** A place someone other than an administrator could have written: not policy, and said in the log. */
+function ignored(file: string, rule: string, context: Context): PolicyReading {
+  context.log.warn(`policy: ${file} is ignored: it ${rule}, and a user could have written it`);
+  return { kind: 'none' };
+}
+
 /** The reading named after the place IT put it, not the file a link there led to. */
 function namedAs(file: string, reading: PolicyReading): PolicyReading {
   return reading.kind === 'none' ? reading : { ...reading, file };
@@ -108,7 +117,7 @@ async function adminOnlyFile(
     case 'unreadable':
       return invalid(path, `must be readable by the user running the app (${verdict.code})`);
     case 'untrusted':
-      return invalid(path, verdict.rule);
+      return ignored(path, verdict.rule, context);
     case 'trusted':
       return namedAs(path, await read(verdict.realPath));
   }
@@ -158,8 +167,10 @@ async function windowsRegistry(context: Context): Promise<PolicyReading> {
 
 /**
  * <ProgramData>\Ambient Scribe\policy.json, with ProgramData from the registry. Users may create
- * files in a new ProgramData folder, so the file's owner and access list must show that only
- * administrators made and can change it.
+ * folders in ProgramData and files in a new folder there, so the file's owner and access list must
+ * show that only administrators made and can change it. Until they do (a file the user cannot
+ * stat, an access list that cannot be read, one a user can write) a user may have made the file:
+ * it is ignored, never a stop.
  */
 async function windowsProgramDataFile(context: Context): Promise<PolicyReading> {
   const { fs, run } = context.ports;
@@ -171,7 +182,7 @@ async function windowsProgramDataFile(context: Context): Promise<PolicyReading> 
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     if (code === 'ENOENT') return { kind: 'none' };
-    return invalid(path, `must be readable by the user running the app (${code})`);
+    return ignored(path, `must be readable by the user running the app (${code})`, context);
   }
   const powershell = windowsSystemTool(
     context.env,
@@ -193,12 +204,13 @@ async function windowsProgramDataFile(context: Context): Promise<PolicyReading> 
   );
   const sddl = acl.stdout.trim();
   if (acl.exitCode !== 0 || sddl === '')
-    return invalid(
+    return ignored(
       path,
       `must have permissions the app can read (PowerShell's Get-Acl ${acl.failure ?? `exited with ${acl.exitCode}`})`,
+      context,
     );
   const verdict = judgeAdminOnlySddl(sddl);
-  if (!verdict.ok) return invalid(path, verdict.rule);
+  if (!verdict.ok) return ignored(path, verdict.rule, context);
   return readPolicy([{ path, required: true }], fs.readFile);
 }
 

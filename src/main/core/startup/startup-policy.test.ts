@@ -61,20 +61,23 @@ describe('an installed app: only IT sets policy', () => {
     expect(log.warn).toHaveBeenCalledWith(expect.any(String), { ignored: ['--policy'] });
   });
 
-  it('ignores them when the machine policy is refused, and shows IT that', async () => {
+  it('ignores them when the machine policy is one a user could have written: its allowLocalPolicy is not IT’s', async () => {
     const fs = fakePolicyFs({
       [LINUX_POLICY_FILE]: { text: JSON.stringify({ ...IT_POLICY, allowLocalPolicy: true }), mode: 0o646 },
       [ARGUMENT]: { text: JSON.stringify(USERS_POLICY) },
     });
+    const log = fakeLog();
     const reading = await readStartupPolicy({
       argument: ARGUMENT,
       env: {},
       platform: 'linux',
       packaged: true,
-      log: fakeLog(),
+      log,
       ports: { fs },
     });
-    expect(reading).toMatchObject({ kind: 'invalid', file: LINUX_POLICY_FILE });
+    // Neither file applies: the machine's is ignored (issue 39, item 9), and so is the local one.
+    expect(reading).toEqual({ kind: 'none' });
+    expect(log.warn).toHaveBeenCalledWith(expect.stringContaining(`policy: ${LINUX_POLICY_FILE} is ignored`));
     expect(fs.readFile).not.toHaveBeenCalled();
   });
 
@@ -166,13 +169,13 @@ describe('an unpackaged run or browser mode: the local file first', () => {
       file: LINUX_POLICY_FILE,
       policy: IT_POLICY,
     });
-    // The machine place is checked here too: a group-writable /etc file is refused.
-    const loose = fakePolicyFs({ [LINUX_POLICY_FILE]: { text: JSON.stringify(IT_POLICY), mode: 0o664 } });
-    expect(await readStartupPolicy({ ...options, env: {}, ports: { fs: loose } })).toMatchObject({
-      kind: 'invalid',
-      problems: [{ key: '(file)', rule: expect.stringMatching(/writable by its group/) }],
-    });
     expect(options.log.warn).not.toHaveBeenCalled();
+    // The machine place is checked here too: a group-writable /etc file is not IT's, and ignored.
+    const loose = fakePolicyFs({ [LINUX_POLICY_FILE]: { text: JSON.stringify(IT_POLICY), mode: 0o664 } });
+    expect(await readStartupPolicy({ ...options, env: {}, ports: { fs: loose } })).toEqual({ kind: 'none' });
+    expect(options.log.warn).toHaveBeenCalledWith(
+      expect.stringMatching(/is ignored: .*writable by its group/),
+    );
   });
 
   it('refuses a UNC path or a URL, from either source, and never reads or looks at it', async () => {
