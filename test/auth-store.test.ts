@@ -143,6 +143,44 @@ describe('sign-in in the store', () => {
     expect(store.getState().signInUrl).toBeNull();
   });
 
+  it('standard: a Sign in cancelled after Sign out still owes the password, and the next Sign in asks for it (issue 39, item 1)', async () => {
+    await store.getState().saveSettings({ authModel: 'standard', firstRunComplete: true });
+    await until(
+      () => (store.getState().auth?.model === 'standard' ? true : undefined),
+      'the standard status',
+    );
+    /** Whether the IdP page the app opened asks for the password whatever session the browser holds. */
+    const asksPassword = (url: string) => {
+      const params = new URL(url).searchParams;
+      return params.get('prompt')?.split(' ').includes('login') === true && params.get('max_age') === '0';
+    };
+    const signInAs = async (username: string, index: number) => {
+      const signingIn = store.getState().signIn();
+      const url = await until(() => opened[index], `sign-in page ${index}`);
+      await walkBrowser(new URL(url), new URL(new URL(url).searchParams.get('redirect_uri') ?? ''), {
+        username,
+      });
+      await signingIn;
+      return url;
+    };
+    // No record of a sign-out on this computer yet: the first sign-in asks too (fails closed).
+    expect(asksPassword(await signInAs('dr-first', 0))).toBe(true);
+    expect(store.getState().auth).toMatchObject({ signedIn: true, providerId: 'dr-first' });
+
+    await store.getState().signOut();
+    // The next person presses Sign in, then Cancel.
+    const cancelled = store.getState().signIn();
+    expect(asksPassword(await until(() => opened[1], 'the cancelled sign-in page'))).toBe(true);
+    await until(() => (store.getState().auth?.signingIn ? true : undefined), 'signingIn');
+    await store.getState().cancelSignIn();
+    await cancelled;
+    expect(store.getState().auth).toMatchObject({ signedIn: false });
+
+    // Sign in again: still the password step, not the last clinician's IdP session.
+    expect(asksPassword(await signInAs('dr-second', 2))).toBe(true);
+    expect(store.getState().auth).toMatchObject({ signedIn: true, providerId: 'dr-second' });
+  });
+
   it('opens only https or loopback pages that main asks for', () => {
     core.events.emit('auth.openUrl', { url: 'file:///etc/passwd' });
     core.events.emit('auth.openUrl', { url: 'javascript:alert(1)' });

@@ -117,13 +117,15 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
     }),
     'auth.status': () => authStatus(),
     'auth.signIn': async () => {
-      // The first Sign in after a Sign out: whoever is at the keyboard proves it at the IdP.
-      const afterSignOut = signOutGate.signedOut();
+      // After a Sign out, whoever is at the keyboard proves it at the IdP, until a sign-in that
+      // asked for the password completes (a cancelled one leaves it owed: issue 39, item 1).
+      const passwordOwed = privacy.passwordOwed();
       // A clinician with a PIN here signs in to a locked window, which asks for it.
       await privacy.signIn();
       const current = await session();
       // The status says what went wrong.
-      await current.auth.signIn({ freshLogin: afterSignOut }).catch(() => undefined);
+      const status = await current.auth.signIn({ freshLogin: passwordOwed }).catch(() => undefined);
+      if (passwordOwed && status?.signedIn && current.auth.passwordProven()) await privacy.passwordGiven();
       return authStatus();
     },
     'auth.cancelSignIn': async () => {

@@ -61,6 +61,12 @@ export interface AuthManager extends TokenSource {
    * freshLogin (after the clinician signed out): the IdP asks for the password again.
    */
   signIn(options?: { freshLogin?: boolean }): Promise<AuthStatus>;
+  /**
+   * Whether the sign-in held now proved the person: a standard partner's came from a sign-in at
+   * the IdP that asked for the password (prompt=login, max_age=0, a fresh auth_time); the other
+   * models have no such step, and any sign-in held counts.
+   */
+  passwordProven(): boolean;
   /** Stops a sign-in that waits for the browser; it rejects with sign_in_cancelled. */
   cancelSignIn(): void;
   /** Drops the service token; standard partners also forget (and revoke) the refresh token. */
@@ -114,6 +120,8 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
    * say); such calls wait, as they do offline.
    */
   let stayedOut = false;
+  /** This sign-in (renewals included) began at the IdP with the password asked: passwordProven(). */
+  let provedByPassword = false;
   const listeners = new Set<(status: AuthStatus) => void>();
   let lastEmitted = '';
 
@@ -226,8 +234,10 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       if (misconfigured) throw misconfigured;
       const startedAt = clock.now();
       let result: LoginResult;
+      let askedForPassword = false;
       try {
         result = await loginWith(await partnerTokenForLogin({ interactive, freshLogin }));
+        askedForPassword = interactive && freshLogin;
       } catch (error) {
         // A standard partner's ID token refused (expired by the service's clock, keys rotated):
         // one fresh ID token through the refresh token, then give up.
@@ -242,6 +252,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       }
       options.secretValues?.add(result.serviceToken);
       if (started !== epoch) throw authError('signed_out');
+      if (askedForPassword) provedByPassword = true;
       held = {
         serviceToken: result.serviceToken,
         // protocol: Authentication (Single Auth Token: sdp_provider_id = the provider_id of Login)
@@ -307,6 +318,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
     inFlight = undefined;
     problem = undefined;
     phase = 'signed-out';
+    provedByPassword = false;
   }
 
   return {
@@ -338,6 +350,7 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
       if (!valid(held)) await loginOnce(true, options.freshLogin === true && authModel === 'standard');
       return status();
     },
+    passwordProven: () => valid(held) && (authModel !== 'standard' || provedByPassword),
     cancelSignIn() {
       partner.cancel();
     },

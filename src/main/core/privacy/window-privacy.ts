@@ -59,6 +59,7 @@ type LockedFor = z.infer<typeof lockedForSchema>;
 
 const keptSchema = z.object({
   signedOut: z.boolean().optional(),
+  passwordOwed: z.boolean().optional(),
   lockedFor: lockedForSchema.optional(),
 });
 type Kept = z.infer<typeof keptSchema>;
@@ -72,6 +73,13 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
    * link, has not: the window locks.
    */
   let proven: string | undefined;
+  /**
+   * The next sign-in at the IdP asks for the password whatever session its browser holds (issue
+   * 39, item 1). Set by Sign out, and cleared only once such a sign-in completed: one that was
+   * cancelled or timed out leaves it owed, so the second try cannot ride the last clinician's IdP
+   * session. A record that is missing or unreadable owes it too (fails closed).
+   */
+  let passwordOwed = false;
   const keyOf = (who: DeliveryTarget) => JSON.stringify([who.service, who.partnerId, who.providerId]);
   const lockedAsNow = (here: ClinicianHere): LockedFor => ({
     target: here.target,
@@ -82,6 +90,7 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
   const keep = async () => {
     const kept: Kept = {
       ...(gate.signedOut() ? { signedOut: true } : {}),
+      ...(passwordOwed ? { passwordOwed: true } : {}),
       ...(gate.locked() && lockedFor ? { lockedFor } : {}),
     };
     await deps.storage
@@ -195,6 +204,8 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
       const read = keptSchema.safeParse(await deps.storage.read().catch(() => undefined));
       const kept = read.success ? read.data : {};
       if (kept.signedOut) gate.signOut();
+      // A record from before the flag existed owes it after a Sign out; no record owes it.
+      passwordOwed = !read.success || kept.passwordOwed === true || kept.signedOut === true;
       if (kept.lockedFor) lockFor(kept.lockedFor);
       // Whatever that file says (a user can write it): the clinician with a PIN starts locked.
       await guardClinician().catch((error: unknown) =>
@@ -292,11 +303,20 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
      */
     async signedOut(): Promise<void> {
       gate.signOut();
+      passwordOwed = true;
       gate.unlock();
       lockedFor = undefined;
       proven = undefined;
       await keep();
       await changed();
+    },
+    /** Whether the next sign-in at the IdP must ask for the password (see passwordOwed). */
+    passwordOwed: () => passwordOwed,
+    /** A sign-in that asked for the password completed: the next one may use the IdP's session. */
+    async passwordGiven(): Promise<void> {
+      if (!passwordOwed) return;
+      passwordOwed = false;
+      await keep();
     },
     /** Tells the window where the lock stands now (a blocked PIN cleared by IT, say). */
     changed,
