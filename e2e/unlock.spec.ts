@@ -1,12 +1,7 @@
-import type { Browser, Page } from '@playwright/test';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSandboxProcess } from '../sandbox/test-support/sandbox-process';
+import type { Page } from '@playwright/test';
 import { expectAccessibleInBothThemes } from './support/axe';
-import { startHostProcess } from './support/browser-host-process';
-import { startCountingProxy } from './support/counting-proxy';
 import { expect, test } from './support/fixtures';
+import { launchOnPolicy } from './support/policy-app';
 import { choosePin, openSettings, saveAndGoBack, unlockWithPin, untilRecorded } from './support/workspace';
 
 /**
@@ -38,50 +33,6 @@ const everythingInThePage = (page: Page) =>
         (field) => (field as HTMLInputElement).value,
       ).join('\n'),
   );
-
-/**
- * The sandbox as its own process and browser mode on a policy that names it (through a proxy that
- * counts every call, when asked), at 1366×768 with the page's clock installed so the idle time
- * can be moved on.
- */
-async function launchOnPolicy(
-  browser: Browser,
-  policyFor: (serviceUrl: string, sandboxUrl: string) => Record<string, unknown>,
-  options: { countCalls?: boolean; movableClock?: boolean } = {},
-) {
-  const dir = await mkdtemp(join(tmpdir(), 'scribe-unlock-'));
-  const sandbox = await startSandboxProcess({
-    dataDir: join(dir, 'sandbox'),
-    timeScale: 0.25,
-    asr: 'energy',
-  });
-  const service = options.countCalls ? await startCountingProxy(sandbox.url) : undefined;
-  const policyFile = join(dir, 'policy.json');
-  await writeFile(policyFile, JSON.stringify(policyFor(service?.url ?? sandbox.url, sandbox.url)));
-  const host = await startHostProcess(join(dir, 'data'), ['--policy', policyFile], {
-    movableClock: options.movableClock === true,
-  });
-  const page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
-  await page.context().grantPermissions(['microphone']);
-  await page.clock.install();
-  await page.goto(host.launchUrl);
-  return {
-    page,
-    /** Every call the app made to the service (countCalls), in order. */
-    calls: service?.calls ?? [],
-    /** Moves main's clock and the page's on by `ms` (movableClock): a long wait passes at once. */
-    async passTime(ms: number) {
-      await host.moveClock(ms);
-      await page.clock.fastForward(ms);
-    },
-    async close() {
-      await host.stop();
-      await service?.close();
-      await sandbox.stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 test('a Bearer partner’s clinician: their own PIN opens the locked window; a wrong one opens nothing and calls nothing; wrong ones slow down, and ten send them to a full sign-in', async ({
   browser,

@@ -1,7 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AppCore } from '../src/main/core/app-core';
-import { VERB_NAMES, type HistoryEntry, type VerbName } from '../src/shared/contract';
-import { VERB_GATES } from '../src/shared/contract/gates';
+import {
+  EVENT_NAMES,
+  VERB_NAMES,
+  type EventName,
+  type HistoryEntry,
+  type VerbName,
+} from '../src/shared/contract';
+import { EVENT_GATES, VERB_GATES } from '../src/shared/contract/gates';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { callVerb, useBearerPartner } from './support/sandbox-partner';
 import { createTestCore } from './support/test-core';
@@ -145,5 +151,33 @@ describe('the gate table', () => {
     expect(await answer('notes.get', { sessionId: 'not-a-visit' })).toBe(
       'This app has no visit of that recording.',
     );
+  });
+});
+
+describe('the events main sends unasked', () => {
+  it('declares a gate for every event, and nothing else', () => {
+    expect(Object.keys(EVENT_GATES).sort()).toEqual([...EVENT_NAMES].sort());
+  });
+
+  it('locked: a note’s progress, History and a visit link go to nobody; unlocked, History and the links are sent as they stand', async () => {
+    // dr-first's visit has just ended: its note is being written while the window is locked.
+    const sessionId = await firstClinicianVisit();
+    await callVerb(core!, 'privacy.setPin', { pin: '2468' });
+    await callVerb(core!, 'privacy.lock');
+    const sent: EventName[] = [];
+    core!.events.subscribe((event) => sent.push(event));
+    // The EHR opens a visit link meanwhile: its patient's sex and date of birth.
+    core!.openVisitLink('ambient-scribe://visit?encounter_id=gate3&sex=FEMALE');
+    // The sandbox writes the note in 1.5 s; its progress and History's change happen meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 4_000));
+    expect(sent.filter((event) => EVENT_GATES[event] === 'unlocked')).toEqual([]);
+
+    await callVerb(core!, 'privacy.unlock', { pin: '2468' });
+    expect(sent).toContain('history.changed');
+    expect(sent).toContain('visitLinks.changed');
+    // The visit's processing ended while locked (no audio: the service skipped it), so its
+    // progress was withheld, not missing.
+    const results = await callVerb<{ status?: string }>(core!, 'results.get', { sessionId });
+    expect(results.status).toBe('skipped');
   });
 });

@@ -19,7 +19,7 @@ import { startMaintenance } from './maintenance';
 import { loadSpoolKey } from './spool/spool-key';
 import type { Clock, JsonStorage, Logger } from './ports';
 import type { RecorderTiming } from './recorder/recorder-types';
-import type { SecretBox } from './secrets/secret-box';
+import { OIDC_SUBJECT_NAME, SECRET_NAMES, type SecretBox } from './secrets/secret-box';
 import { createServiceLocator } from './service/service-locator';
 import type { SettingsService } from './settings-service';
 import type { PolicyReading } from './startup/policy-file';
@@ -33,6 +33,7 @@ import { createVerbGatekeeper } from './privacy/verb-gatekeeper';
 import { createActingClinician } from './privacy/acting-clinician';
 import { deliveryTargetOf } from './encounter/service-session';
 import { createUnlockPins } from './privacy/unlock-pins';
+import { gateEvents } from './privacy/event-gatekeeper';
 import { createWindowPrivacy } from './privacy/window-privacy';
 import { createReplay } from './replay/replay-verbs';
 
@@ -107,7 +108,9 @@ export const DEFAULT_HEARTBEAT_MS = 2_000;
 /** Everything main does, wired from its ports; both shells (Electron and browser mode) call this. */
 export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   const { deps, secretValues, policy, settings } = await prepareStart(shellDeps);
-  const events = createEventHub();
+  const clinician = createActingClinician(settings);
+  // An event that carries a visit goes to nobody while the window is signed out or locked.
+  const events = gateEvents(createEventHub(), () => clinician.gate.open());
   // Loaded once; a failed load (keychain locked) is tried again at the next visit.
   let spoolKey: Promise<Uint8Array> | undefined;
   const loadKey = () =>
@@ -120,8 +123,9 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     log: deps.log,
     spoolKey: loadKey,
   });
-  const clinician = createActingClinician(settings);
   const { acting } = clinician;
+  // Set once everything it reads exists; the lock may open before (privacy.restore()).
+  let sendWhatWasWithheld = (): void => undefined;
   const signOutGate = clinician.gate;
   const authStatus = async () => clinician.shown(await sessions.status(acting()));
   const clinicianVisits = createClinicianVisits({ providerId: clinician.visitsProviderId });
@@ -135,9 +139,9 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     onAuthChange: (status) => {
       const changed = clinician.observe(status);
       events.emit('auth.changed', clinician.shown(status));
-      // Another clinician now: History shows theirs alone, and they may need a PIN.
+      // Another clinician now: they may need a PIN; History, theirs alone, follows once the lock
+      // is settled (privacy's onChange), so a clinician locked out of it is never sent it.
       if (changed) {
-        events.emit('history.changed', { entries: myHistory() });
         privacy
           .clinicianChanged()
           .catch((error: unknown) =>
@@ -198,7 +202,15 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     recording: () => encounters.isStarting() || RECORDING_STATES.has(encounters.view().state),
     forgetHeld: () => notes.forgetHeld(),
     signOut: () => signOut(),
-    onChange: (status) => events.emit('privacy.changed', status),
+    storedSignIn: async () => {
+      if (!(await deps.secrets.get(SECRET_NAMES.oidcRefreshToken))) return undefined;
+      const subject = await deps.secrets.get(OIDC_SUBJECT_NAME);
+      return subject ? { subject } : {};
+    },
+    onChange: (status) => {
+      events.emit('privacy.changed', status);
+      if (!status.locked) sendWhatWasWithheld();
+    },
     log: deps.log,
     now: () => deps.clock.now(),
   });
@@ -245,6 +257,15 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       await (await session()).auth.current().catch(() => undefined);
     },
   });
+  /**
+   * The window open (again): History and the links as they stand now, for the clinician it acts
+   * for now, since events that carry them were withheld while it was locked or signed out. (Read
+   * anew, never replayed: what was withheld may have been meant for someone else.)
+   */
+  sendWhatWasWithheld = () => {
+    events.emit('history.changed', { entries: myHistory() });
+    events.emit('visitLinks.changed', visitLinks.links());
+  };
   const signOut = async () => {
     await privacy.signedOut();
     await (await session()).auth.signOut();

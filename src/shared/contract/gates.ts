@@ -1,4 +1,4 @@
-import type { VerbName } from './names';
+import type { EventName, VerbName } from './names';
 
 /**
  * Who may call each verb of the contract (issue 39), checked by main's router before the verb's
@@ -68,3 +68,25 @@ export const VERB_GATES = {
   'privacy.unlock': open,
   'privacy.setPin': open,
 } as const satisfies Record<VerbName, VerbGate>;
+
+/**
+ * Who is sent each event (issue 39): `open` events go to the window whatever its state; `unlocked`
+ * ones carry a visit (History's list, a visit link's patient, a note's progress) and are withheld
+ * while the window is signed out or locked. Main sends History again when the window opens; the
+ * window reads the links again itself (privacy-slice.ts).
+ */
+export type EventGate = 'open' | 'unlocked';
+
+export const EVENT_GATES = {
+  heartbeat: 'open',
+  'auth.changed': 'open',
+  'auth.openUrl': 'open',
+  // The recording screen stays while a visit records (the window does not lock meanwhile), and
+  // recorder.state already names no visit of another clinician.
+  'recorder.changed': 'open',
+  'recorder.chunkRefused': 'open',
+  'results.progress': 'unlocked',
+  'history.changed': 'unlocked',
+  'visitLinks.changed': 'unlocked',
+  'privacy.changed': 'open',
+} as const satisfies Record<EventName, EventGate>;

@@ -73,7 +73,8 @@ export interface AuthManager extends TokenSource {
   signOut(): Promise<void>;
   /**
    * Standard partners: a fresh sign-in at the IdP that must be `providerId` (unlocking a window);
-   * rejects with sign_in_failed for anyone else, and keeps the signed-in state as it was.
+   * rejects with sign_in_failed for anyone else, and keeps the signed-in state as it was. An empty
+   * `providerId` (nobody known) takes whoever signs in, with a service token of their own.
    */
   reauthenticate(providerId: string): Promise<void>;
   /** Bearer and Single Auth Token partners: store the partner token (empty removes it). */
@@ -365,7 +366,10 @@ export function createAuthManager(options: AuthManagerOptions): AuthManager {
     async reauthenticate(expectedProvider) {
       if (authModel !== 'standard')
         throw authError('not_configured', 'only a standard partner signs in again');
-      await partner.reauthenticate(expectedProvider);
+      await partner.reauthenticate(expectedProvider === '' ? undefined : expectedProvider);
+      // A lock whose clinician was not known: whoever proved it now signs in with a service token
+      // of their own, never the last clinician's.
+      if (expectedProvider === '') held = undefined;
       // The fresh ID token is the partner token from now on; the next call logs in with it.
       if (!valid(held)) await loginOnce(false);
       emit();

@@ -1,6 +1,6 @@
 import type * as client from 'openid-client';
 import type { Clock, Logger } from '../ports';
-import { SECRET_NAMES, type SecretBox } from '../secrets/secret-box';
+import { OIDC_SUBJECT_NAME, SECRET_NAMES, type SecretBox } from '../secrets/secret-box';
 import { authError, isAuthProblem } from './auth-errors';
 import {
   discover,
@@ -33,9 +33,10 @@ export interface PartnerTokenSource {
   /**
    * Standard partners: the person at the keyboard signs in again at the IdP, password and all
    * (unlocking a window, issue 29), and must be `expectedSub`. Anyone else is refused and nothing
-   * of their sign-in is kept. Shared tokens are the organisation's and prove nobody: refused.
+   * of their sign-in is kept. Without `expectedSub` (a lock whose clinician is not known) whoever
+   * proves it at the IdP. Shared tokens are the organisation's and prove nobody: refused.
    */
-  reauthenticate(expectedSub: string): Promise<void>;
+  reauthenticate(expectedSub: string | undefined): Promise<void>;
 }
 
 export function sharedPartnerToken(secrets: SecretBox): PartnerTokenSource {
@@ -94,8 +95,10 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
       // The IdP rotates refresh tokens: the old one is refused from now on, so the new one is
       // saved before anything else can fail.
       await secrets.set(SECRET_NAMES.oidcRefreshToken, tokens.refreshToken);
+      if (tokens.sub) await secrets.set(OIDC_SUBJECT_NAME, tokens.sub);
     } else {
       await secrets.delete(SECRET_NAMES.oidcRefreshToken);
+      await secrets.delete(OIDC_SUBJECT_NAME);
       log.warn(
         'auth: the identity provider issued no refresh token; sign-in is needed when the ID token ends',
         {},
@@ -119,7 +122,10 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
       return await keep(tokens);
     } catch (error) {
       // Refused (used, revoked, expired): useless from now on. Unreachable: kept for the next try.
-      if (isAuthProblem(error, 'sign_in_needed')) await secrets.delete(SECRET_NAMES.oidcRefreshToken);
+      if (isAuthProblem(error, 'sign_in_needed')) {
+        await secrets.delete(SECRET_NAMES.oidcRefreshToken);
+        await secrets.delete(OIDC_SUBJECT_NAME);
+      }
       throw error;
     }
   };
@@ -184,7 +190,7 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
       return signIn();
     },
     async reauthenticate(expectedSub) {
-      await signIn({ expectedSub });
+      await signIn(expectedSub === undefined ? {} : { expectedSub });
     },
     identity: () => ({
       ...(current?.sub ? { sub: current.sub } : {}),
@@ -200,6 +206,7 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
       current = undefined;
       const refreshToken = await secrets.get(SECRET_NAMES.oidcRefreshToken);
       await secrets.delete(SECRET_NAMES.oidcRefreshToken);
+      await secrets.delete(OIDC_SUBJECT_NAME);
       if (!refreshToken) return;
       try {
         await revokeRefreshToken(await configuration(), refreshToken);

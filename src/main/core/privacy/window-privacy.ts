@@ -5,6 +5,7 @@ import type { AuthModel } from '../../../shared/settings';
 import type { JsonStorage, Logger } from '../ports';
 import { UserFacingError } from '../user-facing-error';
 import type { createSignOutGate } from './sign-out-gate';
+import { blockedSentence, wrongPinSentence } from './pin-sentences';
 import { PIN_RULE, PinRuleError, type UnlockPins } from './unlock-pins';
 
 /**
@@ -43,6 +44,11 @@ export interface WindowPrivacyDeps {
   forgetHeld(): void;
   /** Too many wrong PINs: signed out, as the clinician's own Sign out does. */
   signOut(): Promise<void>;
+  /**
+   * A standard partner's sign-in kept on this computer (its refresh token), and whom it signs in
+   * as when that is known; undefined when none is kept. The app starts locked for them.
+   */
+  storedSignIn(): Promise<{ subject?: string } | undefined>;
   onChange(status: PrivacyStatus): void;
   log: Logger;
   /** The clock PIN waits are measured on (the PINs' own). */
@@ -106,9 +112,12 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
   const method = async (
     who: LockedFor,
   ): Promise<{ with: UnlockMethod; triesLeft?: number; waitUntil?: number | undefined }> => {
-    // Nothing of a patient to protect: the demo's, or nobody known to sign in as.
-    if (who.demo || who.target.providerId === '') return { with: 'continue' };
+    // Nothing of a patient to protect: the demo's.
+    if (who.demo) return { with: 'continue' };
+    // A standard partner's clinician proves it at the IdP, even one whose name is not known.
     if (who.model === 'standard') return { with: 'identity-provider' };
+    // Nobody known to sign in as with the shared token: no PIN to ask for.
+    if (who.target.providerId === '') return { with: 'continue' };
     const pin = await pins.state(who.target);
     if (pin.kind === 'set') return { with: 'pin', triesLeft: pin.triesLeft, waitUntil: pin.waitUntil };
     if (pin.kind === 'blocked') return { with: 'pin', triesLeft: 0 };
@@ -197,16 +206,46 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
     }
   };
 
+  /**
+   * A standard partner's sign-in kept here starts locked for its clinician, whatever privacy.json
+   * says (issue 39, item 3): deleting the file, or its lock, let the refresh token sign in with no
+   * lock. A subject that is not known (or secrets that cannot be read) locks for whoever proves it
+   * at the IdP, who then sees only their own visits.
+   */
+  const lockForStoredSignIn = async (): Promise<void> => {
+    const here = deps.clinician();
+    if (gate.signedOut() || here.demo || here.model !== 'standard') return;
+    if (gate.locked() && lockedFor?.target.providerId) return;
+    const stored = await deps.storedSignIn().catch((): { subject?: string } => ({}));
+    if (!stored) return;
+    lockFor({ target: { ...here.target, providerId: stored.subject ?? '' }, model: 'standard', demo: false });
+    await keep();
+    log.info('privacy: a sign-in is kept on this computer; the app starts locked');
+  };
+
   return {
     status,
-    /** At start: the lock and the sign-out of the last run, and a PIN's clinician starts locked. */
+    /**
+     * At start: the lock and the sign-out of the last run; a PIN's clinician, and one whose
+     * sign-in is kept here, start locked whatever privacy.json says.
+     */
     async restore(): Promise<void> {
       const read = keptSchema.safeParse(await deps.storage.read().catch(() => undefined));
       const kept = read.success ? read.data : {};
       if (kept.signedOut) gate.signOut();
       // A record from before the flag existed owes it after a Sign out; no record owes it.
       passwordOwed = !read.success || kept.passwordOwed === true || kept.signedOut === true;
-      if (kept.lockedFor) lockFor(kept.lockedFor);
+      // A lock for the demo or for nobody opens with Continue: as read from a file a user can
+      // edit, it is the lock of whoever the app signs in as now, with what they must prove.
+      if (kept.lockedFor)
+        lockFor(
+          kept.lockedFor.demo || kept.lockedFor.target.providerId === ''
+            ? lockedAsNow(deps.clinician())
+            : kept.lockedFor,
+        );
+      await lockForStoredSignIn().catch((error: unknown) =>
+        log.warn('privacy: could not check for a kept sign-in at start', { error: (error as Error).name }),
+      );
       // Whatever that file says (a user can write it): the clinician with a PIN starts locked.
       await guardClinician().catch((error: unknown) =>
         log.warn('privacy: could not check the PIN at start', { error: (error as Error).name }),
@@ -330,30 +369,5 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
     },
   };
 }
-
-/**
- * What a refused PIN says (issue 37): whether it was checked, the wait before the next try, and the
- * tries left before IT must reset it.
- */
-function wrongPinSentence(
-  check: { triesLeft: number; waitUntil?: number; waiting?: true },
-  now: number,
-): string {
-  const tries = `${check.triesLeft} ${check.triesLeft === 1 ? 'try' : 'tries'} left before IT must reset it`;
-  const wait = check.waitUntil === undefined ? undefined : waitWords(check.waitUntil - now);
-  if (check.waiting) return `Too many wrong PINs: wait ${wait} before the next try (${tries}).`;
-  if (wait) return `That PIN is not right. Wait ${wait} before the next try (${tries}).`;
-  return `That PIN is not right. ${check.triesLeft} ${check.triesLeft === 1 ? 'try' : 'tries'} left.`;
-}
-
-/** A wait in words: "30 seconds", "2 minutes", "32 minutes". */
-function waitWords(ms: number): string {
-  const seconds = Math.max(1, Math.ceil(ms / 1_000));
-  if (seconds < 90) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  return `${Math.ceil(seconds / 60)} minutes`;
-}
-
-const blockedSentence = (providerId: string) =>
-  `Your IT admin enters the partner token again in Settings; then ${providerId} signs in and chooses a new PIN.`;
 
 export type WindowPrivacy = ReturnType<typeof createWindowPrivacy>;

@@ -19,6 +19,13 @@ export const SECRET_NAMES = {
   oidcRefreshToken: 'oidc-refresh-token',
 } as const;
 
+/**
+ * Kept in the box beside the secrets, not one of them: whom a standard partner's stored refresh
+ * token signs in as (the ID token's sub), so an app that finds the token at start is locked for
+ * that clinician (issue 39, item 3). Forgotten with the token.
+ */
+export const OIDC_SUBJECT_NAME = 'oidc-subject';
+
 export interface SecretBox {
   get(name: string): Promise<string | undefined>;
   set(name: string, value: string): Promise<void>;

@@ -1,0 +1,65 @@
+import type { Browser } from '@playwright/test';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startSandboxProcess } from '../../sandbox/test-support/sandbox-process';
+import { startHostProcess } from './browser-host-process';
+import { startCountingProxy } from './counting-proxy';
+
+/**
+ * The sandbox as its own process and browser mode on a policy that names it (through a proxy that
+ * counts every call, when asked), at 1366×768 with the page's clock installed so the idle time
+ * can be moved on. For the lock's specs: a real service's partner, never the built-in demo, which
+ * has nothing to protect.
+ */
+export async function launchOnPolicy(
+  browser: Browser,
+  policyFor: (serviceUrl: string, sandboxUrl: string) => Record<string, unknown>,
+  options: { countCalls?: boolean; movableClock?: boolean } = {},
+) {
+  const dir = await mkdtemp(join(tmpdir(), 'scribe-unlock-'));
+  const sandbox = await startSandboxProcess({
+    dataDir: join(dir, 'sandbox'),
+    timeScale: 0.25,
+    asr: 'energy',
+  });
+  const service = options.countCalls ? await startCountingProxy(sandbox.url) : undefined;
+  const policyFile = join(dir, 'policy.json');
+  await writeFile(policyFile, JSON.stringify(policyFor(service?.url ?? sandbox.url, sandbox.url)));
+  const dataDir = join(dir, 'data');
+  const start = () =>
+    startHostProcess(dataDir, ['--policy', policyFile], { movableClock: options.movableClock === true });
+  let host = await start();
+  const page = await (await browser.newContext({ viewport: { width: 1366, height: 768 } })).newPage();
+  await page.context().grantPermissions(['microphone']);
+  await page.clock.install();
+  await page.goto(host.launchUrl);
+  return {
+    page,
+    /** The app's data directory (privacy.json, History, the secrets file). */
+    dataDir,
+    /** Every call the app made to the service (countCalls), in order. */
+    calls: service?.calls ?? [],
+    /** Moves main's clock and the page's on by `ms` (movableClock): a long wait passes at once. */
+    async passTime(ms: number) {
+      await host.moveClock(ms);
+      await page.clock.fastForward(ms);
+    },
+    /**
+     * Kills the app (SIGKILL: no handler runs), does `whileStopped` to its files as a person at
+     * the computer could, and starts it again on the same data, the page on its new address.
+     */
+    async killAndStart(whileStopped: () => Promise<void>) {
+      await host.kill();
+      await whileStopped();
+      host = await start();
+      await page.goto(host.launchUrl);
+    },
+    async close() {
+      await host.stop();
+      await service?.close();
+      await sandbox.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
