@@ -43,7 +43,12 @@ async function reloadAndEndAtOnce(page: Page): Promise<{ before: number; after: 
   }
 }
 
-async function expectEveryChunkAtTheService(sandbox: SandboxProcess, encounter: string, watched: Watched) {
+async function expectEveryChunkAtTheService(
+  page: Page,
+  sandbox: SandboxProcess,
+  encounter: string,
+  watched: Watched,
+) {
   const session = await sandbox.sessionOf(encounter);
   expect(['completed', 'skipped']).toContain(session.status);
   const sent = watched.audio.chunks.reduce((bytes, chunk) => bytes + chunk.pcm.byteLength, 0);
@@ -51,8 +56,14 @@ async function expectEveryChunkAtTheService(sandbox: SandboxProcess, encounter: 
   // while unloading reach it too, unseen by DevTools (reload.spec.ts).
   expect(session.received_bytes, 'bytes at the service').toBeGreaterThanOrEqual(sent);
   expect(session.received_bytes - sent, 'unseen bytes sent while unloading').toBeLessThanOrEqual(2 * 3_200);
+  // The new page's chunks, when it sent any, are among those (the byte counts above). On a busy
+  // machine its microphone may open after End's first press (seen in a fresh-clone CI run): then
+  // it captured nothing, and the visit's record says how long it went without audio, up to End.
   const restart = watched.audio.chunks.findIndex((c, k) => k > 0 && c.seq === 0);
-  expect(restart, 'the new page captured and sent audio').toBeGreaterThan(0);
+  if (restart < 0)
+    await expect(page.getByTestId('visit-line')).toContainText(
+      /· \d+ s without audio \(the window reloaded\)/,
+    );
 }
 
 for (const ack of [true, false]) {
@@ -71,7 +82,7 @@ for (const ack of [true, false]) {
       await startVisit(page, encounter);
       const times = await reloadAndEndAtOnce(page);
       expect(times.after, 'the running time after the reload (s)').toBeGreaterThanOrEqual(times.before);
-      await expectEveryChunkAtTheService(sandbox, encounter, watched);
+      await expectEveryChunkAtTheService(page, sandbox, encounter, watched);
     });
   });
 }

@@ -38,6 +38,22 @@ describe('the capturing page goes away and comes back (reload, renderer crash)',
     expect(h.recorder.state.missingAudioMs).toBe(2_500 + 1_200);
   });
 
+  it('End pressed on the new page before its microphone sent anything keeps the gap up to End', async () => {
+    const h = createHarness({ captureStallMs: 1_000, captureStartMs: 3_000 });
+    h.startStreaming();
+    h.play('SSSSS');
+    h.recorder.captureDetached();
+    h.clock.advance(1_800);
+    h.recorder.attachCapture();
+    h.clock.advance(400);
+    const ended = h.recorder.end();
+    // From the old page's last chunk to End: 2.2 s with no audio, kept with the visit.
+    expect(h.recorder.state.missingAudioMs).toBe(2_200);
+    h.stream.completeFinish();
+    await ended;
+    expect(h.recorder.state).toMatchObject({ state: 'ended', missingAudioMs: 2_200 });
+  });
+
   it('a page that does not come back within a fresh start’s time is a stall, as before', () => {
     const h = createHarness({ captureStallMs: 1_000, captureStartMs: 3_000 });
     h.startStreaming();

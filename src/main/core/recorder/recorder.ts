@@ -348,6 +348,13 @@ export function createRecorder(options: RecorderOptions): Recorder {
       if (lifecycle !== 'active') {
         return Promise.reject(new Error(`Cannot end a recording that is ${displayState()}.`));
       }
+      // Ended after a reload before the new page sent anything (End pressed while its microphone
+      // was still opening): the time since the old page's last chunk had no audio, and the
+      // visit's record says so as it does for a gap the new page's first chunk closes (issue 37).
+      if (rejoinedAfter !== null) {
+        missingAudioMs += Math.max(0, Math.round(clock.now() - rejoinedAfter));
+        rejoinedAfter = null;
+      }
       // Paused audio is not part of the visit: nothing more to send, no RESUME.
       stopEverything();
       lifecycle = 'ending';
