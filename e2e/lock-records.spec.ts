@@ -1,8 +1,7 @@
-import type { Page } from '@playwright/test';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
-import { launchOnPolicy } from './support/policy-app';
+import { launchOnPolicy, signInAtIdp, standardPolicy } from './support/policy-app';
 
 /**
  * Issue 39: no file a user can edit undoes the lock. Each test does to the app's files, with the
@@ -14,26 +13,6 @@ test.skip(
   ({ target }) => target !== 'browser',
   'the app is killed and its files edited between two launches',
 );
-
-const standardPolicy = (serviceUrl: string, sandboxUrl: string) => ({
-  serviceUrl,
-  partnerId: 'demo-standard',
-  authModel: 'standard',
-  oidcIssuer: `${sandboxUrl}/idp`,
-  oidcClientId: 'ambient-scribe-desktop',
-  demoAllowed: false,
-});
-
-/** Presses `button` and signs in as `username` on the IdP page it opens in a new tab. */
-async function signInAtIdp(page: Page, button: string, username: string): Promise<void> {
-  const popup = page.context().waitForEvent('page');
-  await page.getByRole('button', { name: button }).click();
-  const idp = await popup;
-  await idp.getByLabel('Username').fill(username);
-  await idp.getByRole('button', { name: 'Sign in' }).click();
-  await expect(idp.getByRole('heading', { name: 'Sign-in complete' })).toBeVisible();
-  await idp.close();
-}
 
 test('item 3: privacy.json deleted while the app is stopped, a standard partner’s kept sign-in still starts locked', async ({
   browser,

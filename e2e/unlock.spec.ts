@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expectAccessibleInBothThemes } from './support/axe';
 import { expect, test } from './support/fixtures';
-import { launchOnPolicy } from './support/policy-app';
+import { launchOnPolicy, signInAtIdp, standardPolicy } from './support/policy-app';
 import { choosePin, openSettings, saveAndGoBack, unlockWithPin, untilRecorded } from './support/workspace';
 
 /**
@@ -183,25 +183,7 @@ test('a standard partner’s clinician unlocks by signing in again at their iden
   browser,
 }) => {
   test.setTimeout(120_000);
-  const app = await launchOnPolicy(browser, (serviceUrl, sandboxUrl) => ({
-    serviceUrl,
-    partnerId: 'demo-standard',
-    authModel: 'standard',
-    oidcIssuer: `${sandboxUrl}/idp`,
-    oidcClientId: 'ambient-scribe-desktop',
-    demoAllowed: false,
-  }));
-  /** Signs in on the IdP page the app opens in a new tab, as `username`. */
-  const signInAtIdp = async (page: Page, button: string, username: string) => {
-    const popup = page.context().waitForEvent('page');
-    await page.getByRole('button', { name: button }).click();
-    const idp = await popup;
-    // A fresh sign-in: the IdP asks again although its tab still holds the morning's session.
-    await idp.getByLabel('Username').fill(username);
-    await idp.getByRole('button', { name: 'Sign in' }).click();
-    await expect(idp.getByRole('heading', { name: 'Sign-in complete' })).toBeVisible();
-    await idp.close();
-  };
+  const app = await launchOnPolicy(browser, standardPolicy);
   try {
     const { page } = app;
     await signInAtIdp(page, 'Sign in', 'dr-idp');

@@ -1,4 +1,4 @@
-import type { Browser } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -62,4 +62,31 @@ export async function launchOnPolicy(
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A standard partner's policy for the sandbox as its own process: its IdP, its public client, no
+ * demo (the lock's specs need a real service's partner).
+ */
+export const standardPolicy = (serviceUrl: string, sandboxUrl: string) => ({
+  serviceUrl,
+  partnerId: 'demo-standard',
+  authModel: 'standard',
+  oidcIssuer: `${sandboxUrl}/idp`,
+  oidcClientId: 'ambient-scribe-desktop',
+  demoAllowed: false,
+});
+
+/**
+ * Presses `button` and signs in as `username` on the IdP page it opens in a new tab. The IdP asks
+ * every time (a fresh sign-in), although its tab may still hold an earlier session.
+ */
+export async function signInAtIdp(page: Page, button: string, username: string): Promise<void> {
+  const popup = page.context().waitForEvent('page');
+  await page.getByRole('button', { name: button }).click();
+  const idp = await popup;
+  await idp.getByLabel('Username').fill(username);
+  await idp.getByRole('button', { name: 'Sign in' }).click();
+  await expect(idp.getByRole('heading', { name: 'Sign-in complete' })).toBeVisible();
+  await idp.close();
 }
