@@ -179,7 +179,10 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
     // The owner's (the router's gate): History knows the visit and it is theirs.
     'results.get': async ({ sessionId }) => {
       if (encounters.has(sessionId)) return encounters.results(sessionId);
-      return encounters.reopen(history.find(sessionId)!, await session());
+      // The gate also admits a visit's form leg by its own ID, which has no results of its own.
+      const entry = history.find(sessionId);
+      if (!entry) throw new UserFacingError('invalid_request', 'This app has no results for that recording.');
+      return encounters.reopen(entry, await session());
     },
     'history.list': () => ({ entries: myHistory() }),
     'history.finish': async ({ sessionId }) => {
