@@ -8,11 +8,11 @@ import { createMemorySecretBox, type SecretBox } from '../src/main/core/secrets/
 import type { PrivacyStatus } from '../src/shared/contract';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { AppCore } from '../src/main/core/app-core';
-import type { AuthStatus, HistoryEntry } from '../src/shared/contract';
+import type { AuthStatus, HistoryEntry, VerbName } from '../src/shared/contract';
 import type { NoteDraftReading } from '../src/shared/contract/notes';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
 import { inProcessApi } from './support/in-process-api';
-import { callVerb, SANDBOX_BEARER_TOKEN, useBearerPartner } from './support/sandbox-partner';
+import { callVerb, SANDBOX_BEARER_TOKEN, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
 import { createTestCore, testAppInfo } from './support/test-core';
 
 /**
@@ -31,10 +31,7 @@ afterEach(async () => {
   core = undefined;
 });
 
-const refusal = async (verb: Parameters<AppCore['router']['dispatch']>[0], payload?: unknown) => {
-  const result = await core!.router.dispatch(verb, payload);
-  return result.ok ? 'answered' : result.error.message;
-};
+const refusal = (verb: VerbName, payload?: unknown) => whatCoreSays(core!, verb, payload);
 
 describe('signed out', () => {
   it('opens nothing and calls the service for nobody until Sign in', async () => {

@@ -12,8 +12,8 @@ import {
   OIDC_SUBJECT_NAME,
   type SecretBox,
 } from '../src/main/core/secrets/secret-box';
-import type { AuthStatus, HistoryEntry, PrivacyStatus } from '../src/shared/contract';
-import { callVerb, useBearerPartner } from './support/sandbox-partner';
+import type { AuthStatus, HistoryEntry, PrivacyStatus, VerbName } from '../src/shared/contract';
+import { callVerb, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
 import { createTestCore, testAppInfo } from './support/test-core';
 
 /**
@@ -42,10 +42,7 @@ const coreOn = (dir: string, secrets: SecretBox, browser?: HeadlessBrowser) =>
     ...(browser ? { openExternal: (url: string) => browser.openExternal(url) } : {}),
   });
 
-const refusal = async (verb: Parameters<AppCore['router']['dispatch']>[0], payload?: unknown) => {
-  const result = await core!.router.dispatch(verb, payload);
-  return result.ok ? 'answered' : result.error.message;
-};
+const refusal = (verb: VerbName, payload?: unknown) => whatCoreSays(core!, verb, payload);
 
 /** The encounter ID of a clinician's visit (letters and digits only). */
 const visitOf = (username: string) => `${username.replace(/[^A-Za-z0-9]/g, '')}visit`;

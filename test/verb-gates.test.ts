@@ -9,7 +9,7 @@ import {
 } from '../src/shared/contract';
 import { EVENT_GATES, VERB_GATES } from '../src/shared/contract/gates';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { callVerb, useBearerPartner } from './support/sandbox-partner';
+import { callVerb, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
 import { createTestCore } from './support/test-core';
 
 /**
@@ -72,10 +72,7 @@ const REQUESTS: Record<VerbName, (sessionId: string) => unknown> = {
 };
 
 /** The sentence a refused call says, or `answered`. */
-async function answer(verb: VerbName, payload: unknown): Promise<string> {
-  const result = await core!.router.dispatch(verb, payload);
-  return result.ok ? 'answered' : result.error.message;
-}
+const answer = (verb: VerbName, payload: unknown) => whatCoreSays(core!, verb, payload);
 
 /** dr-first records a visit (cancelled: its audio kept, as History knows it) and gives it back. */
 async function firstClinicianVisit(): Promise<string> {

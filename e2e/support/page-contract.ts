@@ -10,6 +10,9 @@ export interface PageCallResult {
  * Calls contract verbs as anyone at the window could, past what the window shows (DevTools in
  * browser mode's tab): a socket of the page's own, opened with the credential the page keeps,
  * exactly as a reload opens one. The next credential is kept for the page, so it reconnects after.
+ * Done inside the page, not from Node with page-client.ts's openAsPage: from Node, the page's own
+ * reconnect raced the hand-over of the credential and the reloaded page was left without the lock
+ * screen the spec waits for (tried in session 21).
  */
 export function callAsThePage(
   page: Page,

@@ -15,6 +15,12 @@ export async function callVerb<T = Record<string, unknown>>(
   return result.value as T;
 }
 
+/** What a call answers through the core's router: its refusal's sentence, or `answered`. */
+export async function whatCoreSays(core: AppCore, verb: VerbName, payload?: unknown): Promise<string> {
+  const result = await core.router.dispatch(verb, payload);
+  return result.ok ? 'answered' : result.error.message;
+}
+
 /**
  * Points the core at a sandbox (or any URL) as a real service, signed in as the sandbox's bearer
  * partner with this provider; `settings` adds or overrides settings.

@@ -85,6 +85,12 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
     return config;
   };
 
+  /** The refresh token gone, and whom it signed in as with it (the start's lock reads both). */
+  const forgetKeptSignIn = async () => {
+    await secrets.delete(SECRET_NAMES.oidcRefreshToken);
+    await secrets.delete(OIDC_SUBJECT_NAME);
+  };
+
   const usable = (tokens: OidcTokens | undefined): tokens is OidcTokens =>
     tokens !== undefined &&
     deps.clock.now() < tokens.idTokenExpiresAt - Math.min(ID_TOKEN_MARGIN_MS, tokens.idTokenLifetimeMs / 10);
@@ -97,8 +103,7 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
       await secrets.set(SECRET_NAMES.oidcRefreshToken, tokens.refreshToken);
       if (tokens.sub) await secrets.set(OIDC_SUBJECT_NAME, tokens.sub);
     } else {
-      await secrets.delete(SECRET_NAMES.oidcRefreshToken);
-      await secrets.delete(OIDC_SUBJECT_NAME);
+      await forgetKeptSignIn();
       log.warn(
         'auth: the identity provider issued no refresh token; sign-in is needed when the ID token ends',
         {},
@@ -122,10 +127,7 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
       return await keep(tokens);
     } catch (error) {
       // Refused (used, revoked, expired): useless from now on. Unreachable: kept for the next try.
-      if (isAuthProblem(error, 'sign_in_needed')) {
-        await secrets.delete(SECRET_NAMES.oidcRefreshToken);
-        await secrets.delete(OIDC_SUBJECT_NAME);
-      }
+      if (isAuthProblem(error, 'sign_in_needed')) await forgetKeptSignIn();
       throw error;
     }
   };
@@ -205,8 +207,7 @@ export function oidcPartnerToken(deps: OidcPartnerTokenDeps): PartnerTokenSource
       interactive?.abort.abort();
       current = undefined;
       const refreshToken = await secrets.get(SECRET_NAMES.oidcRefreshToken);
-      await secrets.delete(SECRET_NAMES.oidcRefreshToken);
-      await secrets.delete(OIDC_SUBJECT_NAME);
+      await forgetKeptSignIn();
       if (!refreshToken) return;
       try {
         await revokeRefreshToken(await configuration(), refreshToken);
