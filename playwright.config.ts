@@ -14,7 +14,7 @@ if (process.env.TEST_WORKER_INDEX === undefined) console.log(`End-to-end tests $
 /** Processes started from the command line (npm run sandbox, npm run dev): no app fixture, no Electron. */
 const COMMAND_LINE_SPECS = /(sandbox-cli|npm-run-dev)\.spec\.ts/;
 /** Specs that measure timing in the page, which other tests' load would disturb. */
-const CADENCE_SPECS = /hidden-page\.spec\.ts/;
+const CADENCE_SPECS = /hidden-(page|window)\.spec\.ts/;
 /**
  * The spec that judges the captured audio against its source sample by sample: it runs last, on
  * its own. Chromium's fake microphone reads its file on a timer, and under the CPU load of three

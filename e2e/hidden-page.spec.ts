@@ -1,18 +1,7 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startHostProcess } from './support/browser-host-process';
 import { contiguousFromZero } from './support/captured-audio';
-import { fakeMicrophoneFlags } from './support/chromium';
-import {
-  expect,
-  startVisit,
-  test as externalServiceTest,
-  useExternalService,
-} from './support/external-service';
-import type { ScribeApp } from './support/fixtures';
-import { launchHideableChromium, type HideableChromium } from './support/hideable-chromium';
+import { expect, startVisit, useExternalService } from './support/external-service';
+import { hideableAppTest } from './support/hidden-page-app';
 import { pageTiming, timePageSends, type TimedSend } from './support/page-sends';
 import { untilRecorded } from './support/workspace';
 
@@ -33,34 +22,7 @@ const HIDDEN_MS = 60_000;
  */
 const QUANTUM_MS = 8;
 
-interface Hideable {
-  chromium: HideableChromium;
-}
-
-const test = externalServiceTest.extend<Hideable>({
-  chromium: async ({ target: _target }, use) => {
-    const chromium = await launchHideableChromium(fakeMicrophoneFlags(WAV, { loop: true }));
-    await use(chromium);
-    await chromium.close();
-  },
-  scribe: async ({ chromium }, use) => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'scribe-e2e-'));
-    const host = await startHostProcess(dataDir);
-    const { page } = chromium;
-    await page.goto(host.launchUrl);
-    const scribe: ScribeApp = {
-      target: 'browser',
-      page,
-      dataDir,
-      host,
-      restart: () => Promise.reject(new Error('not in this test')),
-      crash: () => Promise.reject(new Error('not in this test')),
-    };
-    await use(scribe);
-    await host.stop();
-    await rm(dataDir, { recursive: true, force: true });
-  },
-});
+const test = hideableAppTest(WAV);
 
 test.skip(({ target }) => target !== 'browser', 'Browser mode: a Chromium page that can be hidden.');
 

@@ -36,6 +36,7 @@ import { createElectronSecretBox } from './electron-secret-box';
 import { openElectronSettingsStorage } from './electron-settings-storage';
 import { exposeContractOverIpc } from './ipc-transport';
 import { createMainWindow } from './main-window';
+import { reportWindowShown } from './window-shown';
 import { recoverFromRendererCrashes } from './window-recovery';
 
 // Development and the e2e tests choose the data directory; an installed app never lets its
@@ -193,6 +194,7 @@ async function start(): Promise<void> {
   });
   mainWindow = window;
   exposeContractOverIpc(core, window, appOrigin);
+  reportWindowShown(window);
   // A renderer that dies is loaded again (the page re-attaches to a recording visit by itself);
   // one that keeps dying closes the app with a dialog instead of a blank window.
   recoverFromRendererCrashes(window, {

@@ -8,6 +8,7 @@ import { connectScribeApi } from './api/connect';
 import { App } from './App';
 import { createAppMicrophones } from './audio';
 import { createReplayPlayer } from './audio/replay/replay-player';
+import { setShownByMain } from './screen/window-shown';
 import { bindAppEvents, createAppStore } from './store/app-store';
 import { keepOpenVisitAcrossReload, openVisitBeforeLoad } from './store/open-visit-memory';
 import { AppStoreContext } from './store/use-app-store';
@@ -21,6 +22,8 @@ const store = createAppStore(api, microphones, createReplayPlayer());
 // competes with the capture's first seconds (issue 36; the Ready pane asks too, for later visits).
 microphones.prepareVoiceDetection?.();
 bindAppEvents(store, api, Date.now, openSignInTab);
+// The desktop shell says when its window is minimised (it is never hidden to Chromium there).
+api.on('window.shown', ({ shown }) => setShownByMain(shown));
 // The visit on the pane before this load (a reload), read before anything of this load changes it.
 let openBeforeReload = openVisitBeforeLoad(sessionStorage);
 keepOpenVisitAcrossReload(store, sessionStorage);

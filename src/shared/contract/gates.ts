@@ -89,4 +89,6 @@ export const EVENT_GATES = {
   'history.changed': 'unlocked',
   'visitLinks.changed': 'unlocked',
   'privacy.changed': 'open',
+  // Says only whether the window is minimised; sent by the shell, not the core.
+  'window.shown': 'open',
 } as const satisfies Record<EventName, EventGate>;

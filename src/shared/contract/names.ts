@@ -51,6 +51,7 @@ export const EVENT_NAMES = [
   'history.changed',
   'visitLinks.changed',
   'privacy.changed',
+  'window.shown',
 ] as const;
 
 export type VerbName = (typeof VERB_NAMES)[number];

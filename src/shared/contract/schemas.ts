@@ -142,6 +142,11 @@ export const eventSchemas = {
   'visitLinks.changed': visitLinksSchema,
   /** Locked, unlocked, a PIN chosen or needed: the window shows the lock or the PIN step. */
   'privacy.changed': privacyStatusSchema,
+  /**
+   * Electron: whether the window is seen (not minimised or hidden). The page stops drawing what
+   * only feeds the screen while it is not (issue 40); browser mode never sends it.
+   */
+  'window.shown': z.object({ shown: z.boolean() }),
 } as const satisfies Record<EventName, z.ZodType>;
 
 export type VerbRequest<V extends VerbName> = z.input<(typeof verbSchemas)[V]['request']>;

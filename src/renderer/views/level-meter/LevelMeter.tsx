@@ -1,6 +1,7 @@
 import { useEffect, useRef, type RefObject } from 'react';
 import type { CaptureLevel } from '../../audio/capture-types';
 import { SILENCE_DBFS, type AudioLevel } from '../../audio/level-meter';
+import { onWindowShownChange, windowShown } from '../../screen/window-shown';
 import { elapsedSeconds } from '../../store/recording-states';
 import { useAppStore, useAppStoreApi } from '../../store/use-app-store';
 import './level-meter.css';
@@ -115,7 +116,7 @@ export function LevelMeter({
     const theCall = { meter: callMeter, rms: callRms, peak: callPeak };
     let drawn = { you: NOTHING_DRAWN, call: NOTHING_DRAWN, speech: '', at: Number.NEGATIVE_INFINITY };
     const draw = (level: CaptureLevel | null, force = false) => {
-      if (document.hidden) return;
+      if (!windowShown()) return;
       const now = performance.now();
       if (!force && now - drawn.at < (withVisitClock ? DRAW_WITH_CLOCK_EVERY_MS : DRAW_EVERY_MS)) return;
       // Paused by the clinician nothing is recorded, whoever speaks: the flag says that instead.
@@ -132,8 +133,7 @@ export function LevelMeter({
       };
     };
     draw(feed.current, true);
-    const redrawWhenShown = () => draw(feed.current, true);
-    document.addEventListener('visibilitychange', redrawWhenShown);
+    const stopWhenShown = onWindowShownChange(() => draw(feed.current, true));
     const stop = feed.subscribe((level) => draw(level));
     // The store tells its subscribers as it changes, in the task that changed it, and React renders
     // the clock's new second in the same task: both land in one frame.
@@ -145,7 +145,7 @@ export function LevelMeter({
     return () => {
       stop();
       stopClock();
-      document.removeEventListener('visibilitychange', redrawWhenShown);
+      stopWhenShown();
     };
   }, [feed, paused, store, withVisitClock, call]);
 

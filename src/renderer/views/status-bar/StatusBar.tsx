@@ -1,4 +1,5 @@
 import { useAppStore } from '../../store/use-app-store';
+import { useWhileShown } from '../screen/use-while-shown';
 import './status-bar.css';
 
 /**
@@ -16,7 +17,8 @@ export function StatusBar() {
   const info = useAppStore((s) => s.appInfo);
   const infoError = useAppStore((s) => s.infoError);
   const link = useAppStore((s) => s.link);
-  const beat = useAppStore((s) => s.lastHeartbeat?.seq);
+  // Every 2 s: for the screen alone, so not while nobody can see the window (issue 40).
+  const beat = useWhileShown((s) => s.lastHeartbeat?.seq);
 
   return (
     <footer className="status-bar">

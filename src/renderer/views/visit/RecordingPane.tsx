@@ -9,6 +9,7 @@ import { MicrophonePicker } from '../MicrophonePicker';
 import { RecordingDetails } from '../RecordingDetails';
 import { SHORTCUTS, useShortcut } from '../shortcuts';
 import { useFocusOnArrival } from '../focus-on-arrival';
+import { useWhileShown } from '../screen/use-while-shown';
 import { useVisitPatientLine } from '../visit-patient';
 import { CallSoundLine } from './CallSoundLine';
 import { CancelVisit } from './CancelVisit';
@@ -171,7 +172,8 @@ export function RecordingPane() {
 
 /** The visit's running time, m:ss: the one part of the view that changes every second. */
 function VisitClock() {
-  const elapsedS = useAppStore(elapsedSeconds);
+  // Stays as it was while the window is not seen (issue 40), and is right again the moment it is.
+  const elapsedS = useWhileShown(elapsedSeconds);
   return (
     <time className="elapsed" data-testid="elapsed">
       {formatClock(elapsedS)}
