@@ -21,6 +21,11 @@ export interface HeadlineRow {
   ratio?: number;
   goal?: string;
   met?: boolean;
+  /**
+   * Issue 40's three ratios ("ratio, window in front", "ratio, window hidden", "core ÷ bare
+   * client"): a row with one is also printed first in "At a glance", as `<ratioLine>: X×`.
+   */
+  ratioLine?: string;
 }
 
 export function saveHeadline(section: string, rows: HeadlineRow[]): void {

@@ -47,6 +47,19 @@ function ratioText(ratio: number | undefined): string {
   return `${ratio >= 10 ? ratio.toFixed(0) : ratio >= 1 ? ratio.toFixed(2) : ratio.toPrecision(2)}×`;
 }
 
+/** Issue 40's ratios, met or not, each on a line of its own ahead of the table. */
+function ratioLines(outcomes: Outcome[], headlines: Map<string, HeadlineRow[]>): string[] {
+  const rows = outcomes.flatMap(({ benchmark, ok }) =>
+    ok ? (headlines.get(benchmark.section) ?? []).filter((row) => row.ratioLine) : [],
+  );
+  if (rows.length === 0) return [];
+  const said = (row: HeadlineRow) =>
+    `- ${row.ratioLine}: ${ratioText(row.ratio)} (goal ${row.goal ?? '—'}${row.met === undefined ? '' : row.met ? ', met' : ', **not met**'})`;
+  const lines = rows.map(said);
+  for (const line of lines) console.log(line.slice(2));
+  return [...lines, ''];
+}
+
 /** The report's first section: where and when, how long each script took, and the headlines. */
 function glance(outcomes: Outcome[], headlines: Map<string, HeadlineRow[]>, totalS: number): string {
   const lines = [
@@ -57,6 +70,7 @@ function glance(outcomes: Outcome[], headlines: Map<string, HeadlineRow[]>, tota
     'Ratios are ours / the reference measured in the same run (below 1× is better for times and',
     'costs, above 1× for quality and capacity; each row says which). Sections below give the method.',
     '',
+    ...ratioLines(outcomes, headlines),
     '| section | metric | ours | reference | ratio | goal | met |',
     '| ------- | ------ | ---: | --------: | ----: | ---- | --- |',
   ];

@@ -103,8 +103,9 @@ test('a page from another loopback port or localhost reads nothing and opens no 
   } finally {
     await attacker.close();
   }
-  // The app's window carried on through all of it.
+  // The app's window carried on through all of it: main's heartbeat (under About) moves on.
   await expect(page.getByTestId('link-state')).toHaveAttribute('data-link', 'connected');
+  await page.getByText('About', { exact: true }).click();
   const beat = await page.getByTestId('heartbeat').textContent();
   await expect(page.getByTestId('heartbeat')).not.toHaveText(beat ?? '', { timeout: 10_000 });
 });

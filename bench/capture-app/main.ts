@@ -6,14 +6,14 @@
  *   npm run build && node --import tsx bench/capture-app/main.ts [--quick]   # --quick or ROUNDS=1: one round
  */
 import type { Page } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { startVisit } from '../support/app-page';
 import { startFloorServer } from './capture-floor';
+import { snapshot, use, workletRenderer, type Use } from './process-cpu';
 import {
   appPage,
   discardVisit,
   openLoopingCall,
+  readClock,
   readyAfterTheNote,
   startTelehealthVisit,
 } from './telehealth-leg';
@@ -39,141 +39,6 @@ const SETTLE_MS = 5_000;
  */
 const WARM_UP_S = 80;
 const ROUNDS = QUICK ? 1 : Number(process.env.ROUNDS ?? 2);
-const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
-/** The renderer's threads that carry audio: Web Audio's render thread (the AudioWorklet's) and the
- *  device threads that feed it. Linux cuts thread names at 15 characters. */
-const WEB_AUDIO_THREAD = /^(Realtime AudioW|AudioOutputDevi|AudioInputDevic)/;
-
-/** id, parent, name and utime + stime (clock ticks) of each entry of `dir` (/proc, /proc/<pid>/task). */
-function stats(dir: string) {
-  const out: { id: number; ppid: number; name: string; ticks: number }[] = [];
-  let entries: string[] = [];
-  try {
-    entries = readdirSync(dir).filter((n) => /^\d+$/.test(n));
-  } catch {
-    // the process exited while we looked
-  }
-  for (const entry of entries) {
-    let stat: string;
-    try {
-      stat = readFileSync(`${dir}/${entry}/stat`, 'utf8');
-    } catch {
-      continue; // exited while we looked
-    }
-    // comm may hold spaces and parentheses: the fields after it start at the last ')'.
-    const close = stat.lastIndexOf(')');
-    const fields = stat.slice(close + 2).split(' ');
-    const [id, ppid, ticks] = [Number(entry), Number(fields[1]), Number(fields[11]) + Number(fields[12])];
-    out.push({ id, ppid, name: stat.slice(stat.indexOf('(') + 1, close), ticks });
-  }
-  return out;
-}
-
-/**
- * The browser's processes by role. The window's processes are all of them but the audio service:
- * the renderer (the page, its audio worklet and Silero), the GPU process (compositing the page's
- * frames), the browser process and the network service (the contract socket's bytes). The audio
- * service is the fake microphone here, a real device's driver on a laptop: reported apart.
- */
-type Role = 'renderer' | 'gpu' | 'network' | 'audioService' | 'browser' | 'other';
-function roleOf(pid: number, browserPid: number): Role {
-  if (pid === browserPid) return 'browser';
-  let args: string[] = [];
-  try {
-    // Split on spaces too: Chromium rewrites its children's argv into one string (setproctitle).
-    args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
-  } catch {
-    // exited
-  }
-  if (args.includes('--type=renderer')) return 'renderer';
-  if (args.includes('--type=gpu-process')) return 'gpu';
-  if (args.some((a) => a.startsWith('--utility-sub-type=audio.mojom.AudioService'))) return 'audioService';
-  if (args.some((a) => a.startsWith('--utility-sub-type=network.mojom.NetworkService'))) return 'network';
-  return 'other';
-}
-
-/**
- * CPU ticks so far by key: a role in the browser's process tree, `core` (the app core), or
- * `thread <tid> <name>` for each of the renderer's threads.
- */
-function snapshot(browser: number, core: number) {
-  const all = stats('/proc');
-  const tree = new Set([browser]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const p of all) if (!tree.has(p.id) && tree.has(p.ppid) && tree.add(p.id)) grew = true;
-  }
-  const ticks = new Map<string, number>();
-  const add = (key: string, n: number) => ticks.set(key, (ticks.get(key) ?? 0) + n);
-  for (const p of all) {
-    if (p.id === core) add('core', p.ticks);
-    if (!tree.has(p.id)) continue;
-    const role = roleOf(p.id, browser);
-    add(role, p.ticks);
-    if (role !== 'renderer') continue;
-    // Each renderer on its own too: the app's page and a call tab's (issue 30) are two.
-    add(`process ${p.id}`, p.ticks);
-    for (const t of stats(`/proc/${p.id}/task`)) {
-      add(`thread ${t.id} ${t.name}`, t.ticks);
-      if (WEB_AUDIO_THREAD.test(t.name) && t.name.startsWith('Realtime')) ticks.set(`worklet ${p.id}`, 1);
-    }
-  }
-  return { ticks };
-}
-
-/** The renderer that runs an AudioWorklet now: the app's page, while it records. */
-function workletRenderer(snap: Snapshot): number | undefined {
-  const key = [...snap.ticks.keys()].find((k) => k.startsWith('worklet '));
-  return key ? Number(key.split(' ')[1]) : undefined;
-}
-
-type Snapshot = ReturnType<typeof snapshot>;
-type Use = ReturnType<typeof use>;
-
-/**
- * % of one core between two snapshots (a process or thread born inside the window: all its ticks);
- * the renderer's threads by name, busiest first.
- */
-function use(before: Snapshot, after: Snapshot, seconds = WINDOW_S) {
-  const pct = (ticks: number) => (100 * ticks) / TICKS_PER_SECOND / seconds;
-  const delta = (key: string) => pct((after.ticks.get(key) ?? 0) - (before.ticks.get(key) ?? 0));
-  const threads = new Map<string, number>();
-  for (const key of after.ticks.keys()) {
-    if (!key.startsWith('thread ')) continue;
-    const name = key.split(' ').slice(2).join(' ');
-    threads.set(name, (threads.get(name) ?? 0) + delta(key));
-  }
-  const window = ['renderer', 'gpu', 'network', 'browser', 'other'].reduce(
-    (sum, role) => sum + delta(role),
-    0,
-  );
-  return {
-    window,
-    gpu: delta('gpu'),
-    browser: delta('browser'),
-    network: delta('network'),
-    otherProcesses: delta('other'),
-    renderer: delta('renderer'),
-    webAudio: [...threads].filter(([n]) => WEB_AUDIO_THREAD.test(n)).reduce((s, [, v]) => s + v, 0),
-    audioService: delta('audioService'),
-    core: delta('core'),
-    threads: [...threads].sort((a, b) => b[1] - a[1]) as [string, number][],
-    /** Each renderer process's share, by pid. */
-    renderers: [...after.ticks.keys()]
-      .filter((k) => k.startsWith('process '))
-      .map((k) => [Number(k.split(' ')[1]), delta(k)]) as [number, number][],
-  };
-}
-
-/** The visit's clock (m:ss of audio captured) in seconds, and when it was read. */
-async function readClock(page: Page): Promise<{ seconds: number; at: number }> {
-  const text = (await page.getByTestId('elapsed').textContent())?.trim() ?? '';
-  const [minutes, seconds] = text.split(':').map(Number);
-  if (!Number.isFinite(minutes) || !Number.isFinite(seconds))
-    throw new Error(`the visit's clock reads "${text}"`);
-  return { seconds: minutes! * 60 + seconds!, at: Date.now() };
-}
-
 interface Round {
   /** The app's capture graph alone (capture-floor.ts), in its own browser just before the app. */
   floor: Use;
@@ -183,6 +48,8 @@ interface Round {
   recording: Use;
   /** The visit's first WARM_UP_S after SETTLE_MS: the voice model's code is still being optimised. */
   warmUp: Use;
+  /** The same recording with another tab in front: the page hidden (issue 40). */
+  hidden: Use;
   /** The same recording with Playwright attached: what the harness itself costs. */
   attached: Use;
   /**
@@ -219,7 +86,7 @@ async function measureFloor(url: string): Promise<{ floor: Use; floorChunks: num
   // No app core beside the floor: pid 0 matches no process, so its `core` stays 0.
   const start = snapshot(chromium.pid, 0);
   await sleep(WINDOW_S * 1_000);
-  const floor = use(start, snapshot(chromium.pid, 0));
+  const floor = use(start, snapshot(chromium.pid, 0), WINDOW_S);
   const floorChunks = (await chromium.drive(chunks)) - before;
   await chromium.close();
   return { floor, floorChunks };
@@ -256,6 +123,28 @@ async function round(floorUrl: string): Promise<Round> {
   const warmUp = await measure(() => sleep(WARM_UP_S * 1_000), WARM_UP_S);
   const clockBefore = await chromium.drive(readClock);
   const recording = await measure(() => sleep(WINDOW_S * 1_000));
+  // Issue 40: the clinician in the EHR, the window behind it. Another tab in front hides the page
+  // (document.visibilityState 'hidden', checked after the window); the browser carries on detached.
+  await chromium.drive(async (page) => {
+    const other = await page.context().newPage();
+    await other.bringToFront();
+  });
+  await sleep(SETTLE_MS);
+  const hidden = await measure(() => sleep(WINDOW_S * 1_000));
+  await chromium.drive(async (any) => {
+    // Read before anything brings it to front.
+    const origin = new URL(app.host.launchUrl).origin;
+    const page = any
+      .context()
+      .pages()
+      .find((candidate) => candidate.url().startsWith(origin))!;
+    const state = await page.evaluate('document.visibilityState');
+    if (state !== 'hidden')
+      throw new Error(`the app's page stayed ${String(state)} with another tab in front`);
+    for (const other of page.context().pages()) if (other !== page) await other.close();
+    await page.bringToFront();
+  });
+  await sleep(SETTLE_MS);
   // The app page's renderer, found by its capture worklet (the call tab's renderer comes later).
   const appRenderer = workletRenderer(snapshot(chromium.pid, app.host.pid));
   if (appRenderer === undefined) throw new Error('no renderer runs the capture worklet while recording');
@@ -273,12 +162,12 @@ async function round(floorUrl: string): Promise<Round> {
   });
   await sleep(SETTLE_MS);
   const idleWithCall = await measure(() => sleep(WINDOW_S * 1_000));
-  await chromium.drive((any) => startVisit(appPage(any, origin)));
+  await chromium.drive(async (any) => startVisit(await appPage(any, origin)));
   await sleep(SETTLE_MS);
   const roomWithCall = await measure(() => sleep(WINDOW_S * 1_000));
   // Discarded, not ended: a note being made would run into the telehealth window.
   const telehealthStart = await chromium.drive(async (any) => {
-    const page = appPage(any, origin);
+    const page = await appPage(any, origin);
     await discardVisit(page);
     await startTelehealthVisit(page);
     return readClock(page);
@@ -286,7 +175,7 @@ async function round(floorUrl: string): Promise<Round> {
   await sleep(SETTLE_MS);
   const telehealth = await measure(() => sleep(WINDOW_S * 1_000));
   const telehealthEnd = await chromium.drive(async (any) => {
-    const page = appPage(any, origin);
+    const page = await appPage(any, origin);
     const clock = await readClock(page);
     await discardVisit(page);
     return clock;
@@ -316,6 +205,7 @@ async function round(floorUrl: string): Promise<Round> {
     idle,
     recording,
     warmUp,
+    hidden,
     attached,
     idleWithCall,
     roomWithCall,
@@ -350,11 +240,11 @@ runBenchmark('capture-app', 12 * 60_000, async () => {
     rounds.push(await round(floorUrl));
     console.log(`round ${k + 1}:`, JSON.stringify(rounds.at(-1)));
   }
-  const row = (label: string, pick: (u: Use) => number) => {
+  const row = (label: string, pick: (u: Use) => number, window = (r: Round) => r.recording) => {
     const list = (values: number[]) => values.map((v) => fixed(v)).join(' / ');
-    const delta = rounds.map((r) => pick(r.recording) - pick(r.idle));
+    const delta = rounds.map((r) => pick(window(r)) - pick(r.idle));
     const floor = rounds.map((r) => pick(r.floor) - pick(r.idle));
-    return `| ${label} | ${list(rounds.map((r) => pick(r.idle)))} | ${list(rounds.map((r) => pick(r.recording)))} | ${list(delta)} | ${fixed(mean(delta))} | ${list(floor)} |`;
+    return `| ${label} | ${list(rounds.map((r) => pick(r.idle)))} | ${list(rounds.map((r) => pick(window(r))))} | ${list(delta)} | ${fixed(mean(delta))} | ${list(floor)} |`;
   };
   const averageOf = (pick: (r: Round) => number) => mean(rounds.map(pick));
   const rendererDelta = averageOf((r) => r.recording.renderer - r.idle.renderer);
@@ -374,11 +264,19 @@ runBenchmark('capture-app', 12 * 60_000, async () => {
     const two = rounds.map((r) => pickOf(r)(r.telehealth) - pickOf(r)(r.idleWithCall));
     return `| ${label} | ${list(one)} | ${list(two)} | ${list(two.map((t, k) => t - one[k]!))} | ${ratio(mean(two), mean(one)) ?? '—'}× |`;
   };
+  const hiddenDelta = averageOf((r) => r.hidden.window - r.idle.window);
+  const inFront = ratio(windowDelta, floorDelta);
+  const behind = ratio(hiddenDelta, floorDelta);
+  console.log(`ratio, window in front: ${inFront ?? '—'}×`);
+  console.log(`ratio, window hidden: ${behind ?? '—'}×`);
   await writeSection(
     'capture-app',
     `## Capture in the app: what recording costs
 
 ${machineLine()}. Wall time of the whole script: ${Math.round((Date.now() - started) / 1_000)} s.
+
+- ratio, window in front: ${inFront ?? '—'}× (goal ≤ 1.5×): recording in the window's processes over idle, ${fixed(windowDelta)} %, against the capture graph alone over idle, ${fixed(floorDelta)} %
+- ratio, window hidden: ${behind ?? '—'}× (goal ≤ 1.2×): the same with another tab in front of the page (hidden), ${fixed(hiddenDelta)} %
 
 Windows of ${WINDOW_S} s with no debugger attached, idle on the visit screen (the reference) and
 recording, after ${SETTLE_MS / 1_000} s to settle; the visit's clock counted ${rounds.map((r) => `${r.clock.counted} s in ${fixed(r.clock.wall, 1)} s`).join(' / ')}
@@ -394,6 +292,11 @@ ${row('browser process', (u) => u.browser)}
 ${row('network service', (u) => u.network)}
 ${row('other helper processes', (u) => u.otherProcesses)}
 ${row("**the window's processes together**", (u) => u.window)}
+${row(
+  "the window's processes, the page hidden",
+  (u) => u.window,
+  (r) => r.hidden,
+)}
 ${row('audio service (the fake device; apart)', (u) => u.audioService)}
 ${row('app core (main process)', (u) => u.core)}
 
@@ -407,7 +310,7 @@ ${rounds.map((r) => fixed(r.warmUp.window - r.idle.window)).join(' / ')} % of a 
 voice model's WebAssembly) ${rounds.map((r) => fixed(threadUse(r.warmUp, 'ThreadPoolForeg'))).join(' / ')} % (in the recording window after it: ${rounds.map((r) => fixed(threadUse(r.recording, 'ThreadPoolForeg'))).join(' / ')} %).
 
 The renderer's threads while recording (Linux names, cut at 15 characters; \`chromium\` is the
-main thread, where Silero runs): ${threadsPerRound(rounds, (r) => r.recording)}.
+main thread; \`DedicatedWorker\` the voice model's worker, where Silero runs): ${threadsPerRound(rounds, (r) => r.recording)}.
 
 The same recording with Playwright attached (the harness's cost, not the app's), the window's
 processes over idle: ${rounds.map((r) => fixed(r.attached.window - r.idle.window)).join(' / ')} (the browser process ${rounds.map((r) => fixed(r.attached.browser - r.idle.browser)).join(' / ')}, the renderer ${rounds.map((r) => fixed(r.attached.renderer - r.idle.renderer)).join(' / ')}).
@@ -441,6 +344,26 @@ Run: \`node --import tsx bench/capture-app/main.ts\` (build first; \`--quick\`: 
   const coreIdle = averageOf((r) => r.idle.core);
   const coreRecording = averageOf((r) => r.recording.core);
   saveHeadline('capture-app', [
+    {
+      metric:
+        "recording, the window's processes over idle ÷ the capture graph alone over idle (lower is better)",
+      ours: `${fixed(windowDelta)} %`,
+      reference: `the capture graph alone ${fixed(floorDelta)} %`,
+      ratio: inFront,
+      goal: '≤ 1.5×',
+      met: inFront !== undefined && inFront <= 1.5,
+      ratioLine: 'ratio, window in front',
+    },
+    {
+      metric:
+        "recording with the window hidden (another tab in front), the window's processes over idle ÷ the graph alone (lower is better)",
+      ours: `${fixed(hiddenDelta)} %`,
+      reference: `the capture graph alone ${fixed(floorDelta)} %`,
+      ratio: behind,
+      goal: '≤ 1.2×',
+      met: behind !== undefined && behind <= 1.2,
+      ratioLine: 'ratio, window hidden',
+    },
     {
       metric: "recording in the window's processes, % of a core over idle (lower is better)",
       ours: `${fixed(windowDelta)} %`,

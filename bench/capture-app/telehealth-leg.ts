@@ -17,12 +17,15 @@ export const CALL_WAV = 'e2e/fixtures/telehealth-patient.wav';
  * The app's page among the browser's tabs once the call's is open (a connection over CDP lists
  * them in no fixed order).
  */
-export function appPage(any: Page, appOrigin: string): Page {
+export async function appPage(any: Page, appOrigin: string): Promise<Page> {
   const page = any
     .context()
     .pages()
     .find((candidate) => candidate.url().startsWith(appOrigin));
   if (!page) throw new Error(`no tab of the app (${appOrigin}) is open`);
+  // In front each time it is driven: the browser runs as a clinician's (bench/support/run.ts), where
+  // a tab behind another is hidden and Playwright's clicks wait for frames it does not draw.
+  await page.bringToFront();
   return page;
 }
 
@@ -75,4 +78,13 @@ export async function startTelehealthVisit(page: Page): Promise<void> {
     .getByTestId('call-state')
     .filter({ hasText: 'Recording this computer’s sound too' })
     .waitFor({ timeout: 20_000 });
+}
+
+/** The visit's clock (m:ss of audio captured) in seconds, and when it was read. */
+export async function readClock(page: Page): Promise<{ seconds: number; at: number }> {
+  const text = (await page.getByTestId('elapsed').textContent())?.trim() ?? '';
+  const [minutes, seconds] = text.split(':').map(Number);
+  if (!Number.isFinite(minutes) || !Number.isFinite(seconds))
+    throw new Error(`the visit's clock reads "${text}"`);
+  return { seconds: minutes! * 60 + seconds!, at: Date.now() };
 }

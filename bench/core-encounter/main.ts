@@ -121,6 +121,9 @@ switch (values.role) {
       const measured = await measure();
       await writeSection('core-encounter', encounterMarkdown(measured));
       saveHeadline('core-encounter', encounterHeadline(measured));
+      console.log(
+        `core ÷ bare client: ${(measured.ours.cpuS / measured.reference.cpuS).toFixed(2)}× (CPU time, goal ≤ 1.5×)`,
+      );
     });
     break;
   case 'proxy':

@@ -109,6 +109,9 @@ export function encounterHeadline({
       ours: `${fixed(ours.cpuS, 1)} s`,
       reference: `bare client ${fixed(reference.cpuS, 1)} s`,
       ratio: ratioOf(ours.cpuS, reference.cpuS),
+      goal: '≤ 1.5×',
+      met: ours.cpuS <= 1.5 * reference.cpuS,
+      ratioLine: 'core ÷ bare client',
     },
   ];
 }

@@ -67,6 +67,11 @@ export async function startChromium(options: { wav?: string; loop?: boolean } = 
  * the very command line Playwright gives it (read from a launch of its own, so the flags match
  * every other benchmark) but on a DevTools port instead of Playwright's pipe; `drive` connects,
  * runs steps, and disconnects, which detaches every DevTools session from the page.
+ *
+ * As a clinician's browser in one more way (issue 40 measures the window hidden): without the three
+ * flags by which Playwright keeps a page behind another tab running as if in front, and driven
+ * without Playwright's page defaults (its focus emulation keeps a page visible; measured:
+ * e2e/support/hideable-chromium.ts), in a window of Playwright's default page size.
  */
 export async function startDetachedChromium(
   options: { wav?: string; loop?: boolean; callTab?: string } = {},
@@ -83,7 +88,13 @@ export async function startDetachedChromium(
   await probe.close();
   const userDataDir = await tempDir('bench-chromium-');
   const args = [
-    ...argv.filter((a) => !/^--(user-data-dir|remote-debugging-pipe|no-startup-window)\b/.test(a)),
+    ...argv.filter(
+      (a) =>
+        !/^--(user-data-dir|remote-debugging-pipe|no-startup-window|disable-background-timer-throttling|disable-renderer-backgrounding|disable-backgrounding-occluded-windows)\b/.test(
+          a,
+        ),
+    ),
+    '--window-size=1280,720',
     `--user-data-dir=${userDataDir}`,
     '--remote-debugging-port=0',
     'about:blank',
@@ -107,7 +118,9 @@ export async function startDetachedChromium(
     pid: child.pid!,
     /** Connects, runs `steps` on the page, disconnects (the page and the browser carry on). */
     async drive<T>(steps: (page: Page) => Promise<T>): Promise<T> {
-      const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+      const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`, {
+        noDefaults: true,
+      } as never);
       try {
         const context = browser.contexts()[0]!;
         const page = context.pages()[0] ?? (await context.waitForEvent('page'));

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useAppStore } from '../../store/use-app-store';
 import { useWhileShown } from '../screen/use-while-shown';
 import './status-bar.css';
@@ -14,6 +15,9 @@ const LINK_WORDS = {
 } as const;
 
 export function StatusBar() {
+  // The heartbeat is drawn only while About is open: folded away, a new count every 2 s was a
+  // frame the window painted for nobody (issue 40).
+  const [aboutOpen, setAboutOpen] = useState(false);
   const info = useAppStore((s) => s.appInfo);
   const infoError = useAppStore((s) => s.infoError);
   const link = useAppStore((s) => s.link);
@@ -26,7 +30,7 @@ export function StatusBar() {
         {LINK_WORDS[link]}
       </span>
       {/* Diagnostics are for IT and support, folded away from the clinician (issue 17). */}
-      <details className="about">
+      <details className="about" onToggle={(event) => setAboutOpen(event.currentTarget.open)}>
         <summary>About</summary>
         <span data-testid="app-info">
           {info
@@ -34,7 +38,9 @@ export function StatusBar() {
             : (infoError ?? 'Loading…')}
         </span>
         {/* Not a live region: a screen reader should not announce every beat. */}
-        {link === 'connected' && beat !== undefined && <span data-testid="heartbeat">heartbeat {beat}</span>}
+        {aboutOpen && link === 'connected' && beat !== undefined && (
+          <span data-testid="heartbeat">heartbeat {beat}</span>
+        )}
         {info && <span data-testid="data-directory">App data: {info.dataDirectory}</span>}
       </details>
     </footer>
