@@ -2,9 +2,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createJsonFileStorage } from '../src/main/core/json-file-storage';
-import { silentLogger, systemClock } from '../src/main/core/ports';
-import { createMemorySecretBox, type SecretBox } from '../src/main/core/secrets/secret-box';
+import { systemClock } from '../src/main/core/ports';
+import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
 import type { PrivacyStatus } from '../src/shared/contract';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { AppCore } from '../src/main/core/app-core';
@@ -13,7 +12,7 @@ import type { NoteDraftReading } from '../src/shared/contract/notes';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
 import { inProcessApi } from './support/in-process-api';
 import { callVerb, SANDBOX_BEARER_TOKEN, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
-import { createTestCore, testAppInfo } from './support/test-core';
+import { createTestCore, createTestCoreOn } from './support/test-core';
 
 /**
  * Issue 29: after Sign out a Bearer partner's app (whose token is the organisation's, so it could
@@ -140,12 +139,7 @@ describe('signed out', () => {
  */
 describe('the PIN', () => {
   /** A core on `dir` and `secrets`: the same laptop across restarts. */
-  const coreOn = (dir: string, secrets: SecretBox) =>
-    createTestCore({
-      settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
-      secrets,
-      appInfo: testAppInfo(dir),
-    });
+  const coreOn = createTestCoreOn;
   const visit = async (encounterId: string) => {
     await callVerb(core!, 'encounter.start', { kind: 'ambient', encounterId });
     await callVerb(core!, 'recorder.cancel');

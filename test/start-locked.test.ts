@@ -5,8 +5,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { AppCore } from '../src/main/core/app-core';
 import { headlessBrowser, type HeadlessBrowser } from '../src/main/core/auth/testing/headless-browser';
-import { createJsonFileStorage } from '../src/main/core/json-file-storage';
-import { silentLogger } from '../src/main/core/ports';
 import {
   createMemorySecretBox,
   OIDC_SUBJECT_NAME,
@@ -14,7 +12,7 @@ import {
 } from '../src/main/core/secrets/secret-box';
 import type { AuthStatus, HistoryEntry, PrivacyStatus, VerbName } from '../src/shared/contract';
 import { callVerb, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
-import { createTestCore, testAppInfo } from './support/test-core';
+import { createTestCoreOn } from './support/test-core';
 
 /**
  * Issue 39, item 3: the lock does not live in a file a user can delete. A standard partner's
@@ -35,12 +33,7 @@ afterEach(async () => {
 
 /** A core on `dir` and `secrets` (the same laptop across restarts), its system browser `browser`. */
 const coreOn = (dir: string, secrets: SecretBox, browser?: HeadlessBrowser) =>
-  createTestCore({
-    settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
-    secrets,
-    appInfo: testAppInfo(dir),
-    ...(browser ? { openExternal: (url: string) => browser.openExternal(url) } : {}),
-  });
+  createTestCoreOn(dir, secrets, browser ? { openExternal: (url: string) => browser.openExternal(url) } : {});
 
 const refusal = (verb: VerbName, payload?: unknown) => whatCoreSays(core!, verb, payload);
 

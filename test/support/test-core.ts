@@ -5,7 +5,7 @@ import type { AppInfo } from '../../src/shared/contract';
 import { createAppCore, type AppCore, type AppCoreDeps } from '../../src/main/core/app-core';
 import { createJsonFileStorage } from '../../src/main/core/json-file-storage';
 import { silentLogger, systemClock } from '../../src/main/core/ports';
-import { createMemorySecretBox } from '../../src/main/core/secrets/secret-box';
+import { createMemorySecretBox, type SecretBox } from '../../src/main/core/secrets/secret-box';
 
 /**
  * A main-process core for tests: settings in a fresh temporary directory, secrets in memory, no
@@ -19,6 +19,23 @@ export async function createTestCore(overrides: Partial<AppCoreDeps> = {}): Prom
     appInfo: testAppInfo(dir),
     log: silentLogger,
     clock: systemClock,
+    ...overrides,
+  });
+}
+
+/**
+ * A core on `dir` and `secrets`: the same laptop across restarts (its settings, History and the
+ * lock's record in `dir`, its keychain in `secrets`).
+ */
+export function createTestCoreOn(
+  dir: string,
+  secrets: SecretBox,
+  overrides: Partial<AppCoreDeps> = {},
+): Promise<AppCore> {
+  return createTestCore({
+    settingsStorage: createJsonFileStorage(join(dir, 'settings.json'), silentLogger),
+    secrets,
+    appInfo: testAppInfo(dir),
     ...overrides,
   });
 }
