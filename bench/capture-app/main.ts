@@ -280,7 +280,7 @@ ${machineLine()}. Wall time of the whole script: ${Math.round((Date.now() - star
 
 Windows of ${WINDOW_S} s with no debugger attached, idle on the visit screen (the reference) and
 recording, after ${SETTLE_MS / 1_000} s to settle; the visit's clock counted ${rounds.map((r) => `${r.clock.counted} s in ${fixed(r.clock.wall, 1)} s`).join(' / ')}
-between its reads on either side of the recording window (the reads take a connection each).
+between its reads on either side of the recording and hidden windows (the reads take a connection each).
 Every browser here runs with sound, as the desktop app does (since issue 30; below the table).
 
 | process (% of one core) | idle, per round | recording, per round | recording − idle, per round | mean cost of recording | the capture graph alone − idle, per round |

@@ -165,7 +165,7 @@ const FAKE_READ = 160;
  * echo cancellation is held to. So each turn takes, of the places the microphone's timeline can
  * have been at between the clinician's turns around it (whole reads apart, one read either side),
  * the one where the patient's voice through the microphone fits best: with echo cancellation off,
- * the echo's own place (−4.4 to −6.0 dB measured, the file has −6); with it on, the largest of a few
+ * the echo's own place (−2.3 to −6.0 dB measured, the file has −6); with it on, the largest of a few
  * readings of what is left, never less than the echo there is.
  */
 function echoWindows(found: TurnsAtService, received: Int16Array): EchoWindow[] {
@@ -188,11 +188,14 @@ function echoWindows(found: TurnsAtService, received: Int16Array): EchoWindow[] 
       // later than the microphone as the echo's delay), the two are one sound at the service: no
       // fit can tell them apart, and the turn says nothing of the echo.
       if (low + echoDelay - ONE_COPY <= turn.lag && turn.lag <= high + echoDelay + ONE_COPY) return [];
-      let best = windowAt(before.lag);
-      for (let lag = before.lag - FAKE_READ; lag >= low - FAKE_READ; lag -= FAKE_READ)
-        if (fit(windowAt(lag)) > fit(best)) best = windowAt(lag);
-      for (let lag = before.lag + FAKE_READ; lag <= high + FAKE_READ; lag += FAKE_READ)
-        if (fit(windowAt(lag)) > fit(best)) best = windowAt(lag);
-      return [best];
+      // Whole reads from the turn before, from one read under the lower neighbour to one over the
+      // higher; each fitted once.
+      const first = before.lag - FAKE_READ * (Math.floor((before.lag - low) / FAKE_READ) + 1);
+      let best = { window: windowAt(first), db: fit(windowAt(first)) };
+      for (let lag = first + FAKE_READ; lag <= high + FAKE_READ; lag += FAKE_READ) {
+        const db = fit(windowAt(lag));
+        if (db > best.db) best = { window: windowAt(lag), db };
+      }
+      return [best.window];
     });
 }

@@ -21,8 +21,8 @@ export function StatusBar() {
   const info = useAppStore((s) => s.appInfo);
   const infoError = useAppStore((s) => s.infoError);
   const link = useAppStore((s) => s.link);
-  // Every 2 s: for the screen alone, so not while nobody can see the window (issue 40).
-  const beat = useWhileShown((s) => s.lastHeartbeat?.seq);
+  // Every 2 s: read only while About is open and the window is seen, so nothing else re-renders.
+  const beat = useWhileShown((s) => (aboutOpen ? s.lastHeartbeat?.seq : undefined));
 
   return (
     <footer className="status-bar">
@@ -38,9 +38,7 @@ export function StatusBar() {
             : (infoError ?? 'Loading…')}
         </span>
         {/* Not a live region: a screen reader should not announce every beat. */}
-        {aboutOpen && link === 'connected' && beat !== undefined && (
-          <span data-testid="heartbeat">heartbeat {beat}</span>
-        )}
+        {link === 'connected' && beat !== undefined && <span data-testid="heartbeat">heartbeat {beat}</span>}
         {info && <span data-testid="data-directory">App data: {info.dataDirectory}</span>}
       </details>
     </footer>
