@@ -12,6 +12,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const RESULTS = '.test-results';
 rmSync(RESULTS, { recursive: true, force: true });
@@ -133,7 +134,11 @@ function specsOf(report, status) {
       for (const test of spec.tests ?? []) {
         if (test.status !== status) continue;
         const title = [...titles, spec.title].filter(Boolean).join(' › ');
-        names.push(`e2e: [${test.projectName}] ${spec.file}:${spec.line} › ${title}`);
+        // Under the name, each failed try's error in brief: the output's tail is all CI shows.
+        const tries = (test.results ?? []).map((result, k) =>
+          result.error?.message ? `\n    try ${k + 1}: ${briefError(result.error.message)}` : '',
+        );
+        names.push(`e2e: [${test.projectName}] ${spec.file}:${spec.line} › ${title}${tries.join('')}`);
       }
     }
     for (const child of suite.suites ?? []) walk(child, [...titles, child.title]);
@@ -141,6 +146,15 @@ function specsOf(report, status) {
   // The top suites are the files: their title is the file, already named.
   for (const suite of report?.suites ?? []) walk(suite, []);
   return names;
+}
+
+/** An error's message in one line: its first line and its Expected/Received lines, without colour. */
+function briefError(message) {
+  const lines = stripVTControlCharacters(message)
+    .split('\n')
+    .map((line) => line.trim());
+  const told = [lines[0], ...lines.slice(1).filter((line) => /^(Expected|Received)\b/.test(line))];
+  return told.join(' · ').slice(0, 400);
 }
 
 /**
