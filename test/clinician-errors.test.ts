@@ -43,7 +43,10 @@ async function fault(body: unknown): Promise<void> {
 
 describe('service failures, as the clinician reads them', () => {
   it('an unreachable service: the visit does not start, and Start again is the next step', async () => {
-    const store = await storeFor('http://127.0.0.1:9');
+    // Reachable at the first sign-in, where the clinician chose their PIN; gone by the Start.
+    const gone = await startSandbox({ asr: 'energy' });
+    const store = await storeFor(gone.url);
+    await gone.close();
     await store.getState().startRecording();
     expect(store.getState().recordingError).toBe(
       'The documentation service cannot be reached, so the visit did not start. Check the network connection, then press Start recording again.',

@@ -6,6 +6,7 @@ import { encodeAudioChunk, type EventName, type Results, type VerbName } from '.
 import { msFromOffset } from '../src/shared/service';
 import { toVisitMs } from '../src/shared/visit-clock';
 import type { AppCore } from '../src/main/core/app-core';
+import { chooseTestPin } from './support/sandbox-partner';
 import { createTestCore } from './support/test-core';
 import { headlessBrowser } from '../src/main/core/auth/testing/headless-browser';
 
@@ -138,6 +139,7 @@ describe('an encounter through the contract', () => {
     expect(await call('secrets.status')).toMatchObject({ partnerTokenStored: true });
     const status = await call('auth.signIn');
     expect(status).toMatchObject({ signedIn: true, model: 'bearer', providerId: 'dr-contract', demo: false });
+    await chooseTestPin(core);
 
     const view = await call<{ sessionId: string }>('encounter.start', {
       kind: 'ambient',
@@ -204,6 +206,7 @@ describe('an encounter through the contract', () => {
     });
     await call('secrets.setPartnerToken', { token: 'sandbox-single-auth-partner-token' });
     expect(await call('auth.signIn')).toMatchObject({ signedIn: true, model: 'single_auth_token' });
+    await chooseTestPin(core);
     const templates = await call<{ templates: { form_template_id: string }[] }>('forms.templates');
     expect(templates.templates.map((t) => t.form_template_id)).toContain('VITALS_ASSESSMENT');
 
@@ -240,6 +243,7 @@ describe('an encounter through the contract', () => {
     });
     await call('secrets.setPartnerToken', { token: BEARER_TOKEN });
     await call('auth.signIn');
+    await chooseTestPin(core);
     const view = await call<{ sessionId: string }>('encounter.start', {
       kind: 'ambient',
       encounterId: 'visit2',

@@ -35,6 +35,7 @@ const PROVIDER_NAME = 'Dr Quillon Marwick';
 // What a clinician might type into feedback: clinical text about this patient.
 const FEEDBACK_COMMENT = 'Mrs Okonkwo described orthopnea since the funeral';
 const CORRECTED_VALUE = 'ninetyseven irregular';
+const CLINICIAN_PIN = '80417293';
 const PATIENT_WORDS = ['1957', SEX, 'Quillon', 'Marwick', 'Okonkwo', 'orthopnea', 'funeral', 'ninetyseven'];
 
 let sandbox: Sandbox;
@@ -119,6 +120,8 @@ async function liveThroughEveryKindOfEvent(): Promise<void> {
   expect(await call('auth.signIn')).toMatchObject({ signedIn: false });
   await call('secrets.setPartnerToken', { token: SANDBOX_BEARER_TOKEN });
   expect(await call('auth.signIn')).toMatchObject({ signedIn: true });
+  // The PIN the window asks for first; long enough that no log line holds it by chance.
+  await call('privacy.setPin', { pin: CLINICIAN_PIN });
 
   // A visit with patient details and a form, its stream dropped once, then End.
   const view = await call<{ sessionId: string }>('encounter.start', {
@@ -280,6 +283,7 @@ describe('the log file after every kind of event', () => {
     const secrets = [
       SANDBOX_BEARER_TOKEN,
       WRONG_PARTNER_TOKEN,
+      CLINICIAN_PIN,
       refreshToken!,
       spoolKey!,
       ...codes,

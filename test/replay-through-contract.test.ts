@@ -19,7 +19,7 @@ import { createAppStore } from '../src/renderer/store/app-store';
 import { REPLAY_LEAD_MS, type ReplayPlayer } from '../src/renderer/store/replay-slice';
 import { replayLines } from '../src/renderer/views/replay/replay-lines';
 import { inProcessApi } from './support/in-process-api';
-import { callVerb, useBearerPartner } from './support/sandbox-partner';
+import { callVerb, signInWithTestPin, TEST_PIN, useBearerPartner } from './support/sandbox-partner';
 import { createTestCore, testAppInfo } from './support/test-core';
 
 /**
@@ -51,7 +51,6 @@ const refusal = async (verb: 'recording.span', payload: unknown) => {
 async function recordVisit(settings: Record<string, unknown> = {}, deps: Partial<AppCoreDeps> = {}) {
   core = await createTestCore(deps);
   await useBearerPartner(core, sandbox.url, 'dr-replay', settings);
-  await callVerb(core, 'auth.signIn');
   const { sessionId } = await callVerb<{ sessionId: string }>(core, 'encounter.start', {
     kind: 'ambient',
     encounterId: 'replay1',
@@ -94,7 +93,7 @@ describe('playing a line back', () => {
     expect(await refusal('recording.span', { sessionId, fromMs, toMs })).toBe(
       'This window is locked: unlock it to play the recording.',
     );
-    await callVerb(core!, 'privacy.unlock');
+    await callVerb(core!, 'privacy.unlock', { pin: TEST_PIN });
 
     // Bad input names the field and the rule.
     expect(await refusal('recording.span', { sessionId, fromMs: 900, toMs: 100 })).toMatch(
@@ -207,7 +206,7 @@ describe('playing a line back', () => {
     await core!.stop();
     core = await createTestCore(on(later(11)));
     expect(existsSync(join(spoolRoot, sessionId))).toBe(true);
-    await callVerb(core, 'auth.signIn');
+    await signInWithTestPin(core);
     expect(await callVerb<RecordingSpan>(core, 'recording.span', span)).toMatchObject({ sampleRate: 16_000 });
 
     await callVerb(core, 'settings.set', { replayAudio: false });

@@ -5,6 +5,7 @@ import { encodeAudioChunk } from '../src/shared/contract';
 import type { AppCore } from '../src/main/core/app-core';
 import { bindAppEvents, createAppStore, type AppStore } from '../src/renderer/store/app-store';
 import { inProcessApi } from './support/in-process-api';
+import { chooseTestPin } from './support/sandbox-partner';
 import { createTestCore } from './support/test-core';
 
 /**
@@ -38,6 +39,7 @@ async function signedInStore(providerId: string) {
   });
   await api.call('secrets.setPartnerToken', { token: 'sandbox-bearer-partner-token' });
   await api.call('auth.signIn');
+  await chooseTestPin(core);
   await store.getState().loadSettings();
   return { api, store };
 }

@@ -11,7 +11,13 @@ import type { AuthStatus, HistoryEntry, VerbName } from '../src/shared/contract'
 import type { NoteDraftReading } from '../src/shared/contract/notes';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
 import { inProcessApi } from './support/in-process-api';
-import { callVerb, SANDBOX_BEARER_TOKEN, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
+import {
+  callVerb,
+  SANDBOX_BEARER_TOKEN,
+  TEST_PIN,
+  useBearerPartner,
+  whatCoreSays,
+} from './support/sandbox-partner';
 import { createTestCore, createTestCoreOn } from './support/test-core';
 
 /**
@@ -64,13 +70,17 @@ describe('signed out', () => {
     const back = await callVerb<AuthStatus>(core, 'auth.signIn');
     expect(back).toMatchObject({ signedIn: true, providerId: 'dr-out' });
     expect(back.signedOutByClinician).toBeUndefined();
+    // dr-out has a PIN here: Sign in opens the lock, which asks for it.
+    expect(await refusal('notes.get', { sessionId })).toBe(
+      'This window is locked: unlock it to see and keep your edits of this note.',
+    );
+    await callVerb(core, 'privacy.unlock', { pin: TEST_PIN });
     expect(await refusal('notes.get', { sessionId })).toBe('answered');
   });
 
   it('Sign out while the ended visit’s note is still being written: nothing signs in again by itself', async () => {
     core = await createTestCore({ resultsPolling: { firstDelayMs: 50, maxDelayMs: 200 } });
     await useBearerPartner(core, sandbox.url, 'dr-busy');
-    await callVerb(core, 'auth.signIn');
     await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'busy1' });
     await callVerb(core, 'recorder.end');
     await callVerb(core, 'auth.signOut');
@@ -91,8 +101,8 @@ describe('signed out', () => {
     const { entries } = await callVerb<{ entries: HistoryEntry[] }>(core, 'history.list');
     const sessionId = entries[0]!.sessionId;
 
-    // dr-lock has no PIN here (the window asks for one at sign-in; see the PIN tests): Continue.
-    expect(await callVerb(core, 'privacy.lock')).toMatchObject({ locked: true, unlockWith: 'continue' });
+    // dr-lock chose their PIN at sign-in (useBearerPartner; the PIN's own steps: the tests below).
+    expect(await callVerb(core, 'privacy.lock')).toMatchObject({ locked: true, unlockWith: 'pin' });
     // A reload (or another tab) asks main: still locked.
     expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, clinician: 'dr-lock' });
     expect(await refusal('results.get', { sessionId })).toBe(
@@ -107,7 +117,7 @@ describe('signed out', () => {
     expect(await refusal('encounter.start', { kind: 'ambient', encounterId: 'lock2' })).toBe(
       'This window is locked: unlock it to record.',
     );
-    expect(await callVerb(core, 'privacy.unlock')).toMatchObject({ locked: false });
+    expect(await callVerb(core, 'privacy.unlock', { pin: TEST_PIN })).toMatchObject({ locked: false });
     expect(await refusal('notes.get', { sessionId })).toBe('answered');
   });
 
@@ -126,7 +136,7 @@ describe('signed out', () => {
     store.getState().editSection('0:Plan', 'Typed just before the lock.');
     store.getState().lockForIdle();
     await expect.poll(async () => (await callVerb(core!, 'privacy.status')).locked).toBe(true);
-    await store.getState().unlock();
+    await store.getState().unlock({ pin: TEST_PIN });
     expect((await callVerb<NoteDraftReading>(core, 'notes.get', { sessionId })).draft?.sections).toEqual({
       '0:Plan': 'Typed just before the lock.',
     });
@@ -151,7 +161,7 @@ describe('the PIN', () => {
     const dir = await mkdtemp(join(tmpdir(), 'scribe-pin-'));
     const secrets = createMemorySecretBox();
     core = await coreOn(dir, secrets);
-    await useBearerPartner(core, sandbox.url, 'dr-pin');
+    await useBearerPartner(core, sandbox.url, 'dr-pin', {}, { choosePin: false });
     await callVerb(core, 'auth.signIn');
     expect(await callVerb<PrivacyStatus>(core, 'privacy.status')).toMatchObject({
       locked: false,
@@ -212,7 +222,7 @@ describe('the PIN', () => {
     // The wall clock, moved on by the test past each wait (30 s to 32 min).
     let skipped = 0;
     core = await createTestCore({ clock: { ...systemClock, now: () => Date.now() + skipped } });
-    await useBearerPartner(core, sandbox.url, 'dr-tries');
+    await useBearerPartner(core, sandbox.url, 'dr-tries', {}, { choosePin: false });
     await callVerb(core, 'auth.signIn');
     await callVerb(core, 'privacy.setPin', { pin: '8642' });
     const sessionId = await visit('tries1');
@@ -267,7 +277,7 @@ describe('the PIN', () => {
   it('a blocked PIN lets nobody in as its clinician: not Settings, not a typed token the service refuses', async () => {
     let skipped = 0;
     core = await createTestCore({ clock: { ...systemClock, now: () => Date.now() + skipped } });
-    await useBearerPartner(core, sandbox.url, 'dr-victim');
+    await useBearerPartner(core, sandbox.url, 'dr-victim', {}, { choosePin: false });
     await callVerb(core, 'auth.signIn');
     await callVerb(core, 'privacy.setPin', { pin: '4321' });
     const sessionId = await visit('victim1');
@@ -305,7 +315,7 @@ describe('the PIN', () => {
 
   it('a locked window changes nobody: who signs in, the partner token and a link’s provider wait for the unlock', async () => {
     core = await createTestCore();
-    await useBearerPartner(core, sandbox.url, 'dr-locked');
+    await useBearerPartner(core, sandbox.url, 'dr-locked', {}, { choosePin: false });
     await callVerb(core, 'auth.signIn');
     await callVerb(core, 'privacy.setPin', { pin: '2580' });
     await callVerb(core, 'privacy.lock');
@@ -328,17 +338,17 @@ describe('the PIN', () => {
 
   it('is each clinician’s own: another provider’s PIN opens nothing of dr-a’s', async () => {
     core = await createTestCore();
-    await useBearerPartner(core, sandbox.url, 'dr-a');
+    await useBearerPartner(core, sandbox.url, 'dr-a', {}, { choosePin: false });
     await callVerb(core, 'auth.signIn');
     await callVerb(core, 'privacy.setPin', { pin: '1111' });
     await callVerb(core, 'auth.signOut');
-    await useBearerPartner(core, sandbox.url, 'dr-b');
+    await useBearerPartner(core, sandbox.url, 'dr-b', {}, { choosePin: false });
     await callVerb(core, 'auth.signIn');
     expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: false, pinNeeded: true });
     await callVerb(core, 'privacy.setPin', { pin: '2222' });
     await callVerb(core, 'auth.signOut');
     // Back as dr-a: dr-b's PIN is wrong here.
-    await useBearerPartner(core, sandbox.url, 'dr-a');
+    await useBearerPartner(core, sandbox.url, 'dr-a', {}, { choosePin: false });
     await callVerb(core, 'auth.signIn');
     expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: true, clinician: 'dr-a' });
     expect(await refusal('privacy.unlock', { pin: '2222' })).toBe('That PIN is not right. 9 tries left.');

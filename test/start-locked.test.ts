@@ -134,7 +134,7 @@ describe('a lock that names nobody', () => {
     const dir = await mkdtemp(join(tmpdir(), 'scribe-nobody-'));
     const secrets = createMemorySecretBox();
     core = await coreOn(dir, secrets);
-    await useBearerPartner(core, sandbox.url, 'dr-pin');
+    await useBearerPartner(core, sandbox.url, 'dr-pin', {}, { choosePin: false });
     await callVerb(core, 'auth.signIn');
     await callVerb(core, 'privacy.setPin', { pin: '2468' });
     await callVerb(core, 'privacy.lock');

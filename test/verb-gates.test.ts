@@ -9,7 +9,7 @@ import {
 } from '../src/shared/contract';
 import { EVENT_GATES, VERB_GATES } from '../src/shared/contract/gates';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { callVerb, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
+import { callVerb, chooseTestPin, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
 import { createTestCore } from './support/test-core';
 
 /**
@@ -78,7 +78,6 @@ const answer = (verb: VerbName, payload: unknown) => whatCoreSays(core!, verb, p
 async function firstClinicianVisit(): Promise<string> {
   core = await createTestCore();
   await useBearerPartner(core, sandbox.url, 'dr-first');
-  await callVerb(core, 'auth.signIn');
   await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'gate1' });
   await callVerb(core, 'recorder.end');
   const { entries } = await callVerb<{ entries: HistoryEntry[] }>(core, 'history.list');
@@ -122,16 +121,27 @@ describe('the gate table', () => {
 
   it('locked: every verb but the open ones is refused, saying to unlock', async () => {
     const sessionId = await firstClinicianVisit();
-    await callVerb(core!, 'privacy.setPin', { pin: '2468' });
     await callVerb(core!, 'privacy.lock');
     for (const [verb, said] of await answers(sessionId, ['not locked', 'unlocked', 'owner']))
       expect(said, verb).toMatch(/^This window is locked: unlock it to /);
+  });
+
+  it('a clinician who has not chosen their PIN yet: every verb but the open ones and the lock’s is refused, saying to choose it', async () => {
+    const sessionId = await firstClinicianVisit();
+    // Another provider of the same shared partner token signs in: the window asks them for a PIN
+    // before anything else, and the contract refuses the rest until then, to every caller.
+    await callVerb(core!, 'settings.set', { providerId: 'dr-new' });
+    await callVerb(core!, 'auth.signIn');
+    expect(await callVerb(core!, 'privacy.status')).toMatchObject({ locked: false, pinNeeded: true });
+    for (const [verb, said] of await answers(sessionId, ['unlocked', 'owner']))
+      expect(said, verb).toMatch(/^Choose your PIN for this computer first, then /);
   });
 
   it('another clinician signed in on the same computer reaches none of the first one’s visits', async () => {
     const sessionId = await firstClinicianVisit();
     await callVerb(core!, 'settings.set', { providerId: 'dr-second' });
     await callVerb(core!, 'auth.signIn');
+    await chooseTestPin(core!);
     const owners = await answers(sessionId, ['owner']);
     expect(owners.length).toBeGreaterThan(5);
     for (const [verb, said] of owners)
@@ -159,7 +169,6 @@ describe('the events main sends unasked', () => {
   it('locked: a note’s progress, History and a visit link go to nobody; unlocked, History and the links are sent as they stand', async () => {
     // dr-first's visit has just ended: its note is being written while the window is locked.
     const sessionId = await firstClinicianVisit();
-    await callVerb(core!, 'privacy.setPin', { pin: '2468' });
     await callVerb(core!, 'privacy.lock');
     const sent: EventName[] = [];
     core!.events.subscribe((event) => sent.push(event));

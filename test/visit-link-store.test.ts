@@ -5,7 +5,7 @@ import { templateSections } from '../src/shared/note-templates';
 import { bindAppEvents, createAppStore } from '../src/renderer/store/app-store';
 import { linkQuestion } from '../src/renderer/store/visit-link-slice';
 import { inProcessApi } from './support/in-process-api';
-import { useBearerPartner } from './support/sandbox-partner';
+import { TEST_PIN, useBearerPartner } from './support/sandbox-partner';
 import { createTestCore } from './support/test-core';
 
 /**
@@ -162,7 +162,7 @@ describe('a visit link in the window', () => {
     core.openVisitLink('ambient-scribe://visit?encounter_id=ehr4712');
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(store.getState().visitLinks).toEqual({});
-    await store.getState().unlock();
+    await store.getState().unlock({ pin: TEST_PIN });
     await expect.poll(() => store.getState().visitLinks.next?.link.encounterId).toBe('ehr4712');
   });
 
@@ -178,6 +178,8 @@ describe('a visit link in the window', () => {
       'You signed out: sign in to see the visit the EHR sent.',
     );
     await inProcessApi(core).call('auth.signIn');
+    // dr-own has a PIN here: Sign in opens the lock, which asks for it.
+    await inProcessApi(core).call('privacy.unlock', { pin: TEST_PIN });
     expect(await inProcessApi(core).call('visitLinks.get')).toEqual({});
   });
 

@@ -8,7 +8,7 @@ import { createMemorySecretBox } from '../src/main/core/secrets/secret-box';
 import { createAppCore, type AppCore } from '../src/main/core/app-core';
 import type { HistoryEntry, RecorderView } from '../src/shared/contract';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { callVerb, useBearerPartner } from './support/sandbox-partner';
+import { callVerb, signInWithTestPin, useBearerPartner } from './support/sandbox-partner';
 import { testAppInfo } from './support/test-core';
 
 /**
@@ -78,11 +78,13 @@ describe('the patient details of a visit, kept sealed by main', () => {
 
     // Another clinician on the same laptop: not their visit.
     await callVerb(core, 'settings.set', { providerId: 'dr-b' });
+    await signInWithTestPin(core);
     const other = await core.router.dispatch('notes.patient', { sessionId });
     expect(other.ok ? 'answered' : other.error.message).toBe(
       'This visit was recorded by another clinician on this computer: only they can open it.',
     );
     await callVerb(core, 'settings.set', { providerId: 'dr-a' });
+    await signInWithTestPin(core);
 
     // Cancel (discard): nothing of the visit stays.
     await callVerb(core, 'recorder.cancel');

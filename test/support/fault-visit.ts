@@ -7,6 +7,7 @@ import { encodeAudioChunk, type VerbName } from '../../src/shared/contract';
 import type { AppCore } from '../../src/main/core/app-core';
 import type { HistoryEntry, RecorderView } from '../../src/shared/contract';
 import { waitUntil } from '../../src/main/core/stream/sandbox-harness.test-support';
+import { chooseTestPin } from './sandbox-partner';
 import { createTestCore } from './test-core';
 
 /**
@@ -93,6 +94,7 @@ export async function startFaultVisit(options: { ack: boolean }): Promise<FaultV
   });
   await call('secrets.setPartnerToken', { token: BEARER.token });
   await call('auth.signIn');
+  await chooseTestPin(core);
   const encounterId = `fault${Math.random().toString(36).slice(2, 10)}`;
   const { sessionId } = await call<{ sessionId: string }>('encounter.start', {
     kind: 'ambient',

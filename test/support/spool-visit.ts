@@ -8,7 +8,7 @@ import { createMemorySecretBox } from '../../src/main/core/secrets/secret-box';
 import { readRecoveredAudio, recoverAudioSpool } from '../../src/main/core/spool/audio-spool';
 import { loadSpoolKey } from '../../src/main/core/spool/spool-key';
 import { encodeAudioChunk, type EventName, type VerbName } from '../../src/shared/contract';
-import { callVerb, useBearerPartner } from './sandbox-partner';
+import { callVerb, unlockWithTestPin, useBearerPartner } from './sandbox-partner';
 import { createTestCore, testAppInfo } from './test-core';
 import { createJsonFileStorage } from '../../src/main/core/json-file-storage';
 import { silentLogger } from '../../src/main/core/ports';
@@ -60,6 +60,8 @@ export async function startCore(dataDir?: string): Promise<void> {
   core.events.subscribe((event, payload) =>
     events.push({ event, payload: payload as Record<string, unknown> }),
   );
+  // The clinician's PIN is kept across runs: the next run starts locked, and they unlock it.
+  await unlockWithTestPin(core);
 }
 
 export async function startVisit(

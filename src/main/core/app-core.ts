@@ -32,6 +32,8 @@ import { createClinicianVisits } from './privacy/clinician-visits';
 import { createVerbGatekeeper } from './privacy/verb-gatekeeper';
 import { createActingClinician } from './privacy/acting-clinician';
 import { deliveryTargetOf } from './encounter/service-session';
+import { sameTarget } from '../../shared/delivery-target';
+import { failClosedOnMissingPin } from './privacy/missing-pin';
 import { createUnlockPins } from './privacy/unlock-pins';
 import { gateEvents } from './privacy/event-gatekeeper';
 import { createWindowPrivacy } from './privacy/window-privacy';
@@ -192,7 +194,16 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     clock: deps.clock,
     log: deps.log,
   });
-  const pins = createUnlockPins({ secrets: deps.secrets, log: deps.log, now: () => deps.clock.now() });
+  const pins = failClosedOnMissingPin(
+    createUnlockPins({ secrets: deps.secrets, log: deps.log, now: () => deps.clock.now() }),
+    {
+      visitsHere: (clinician) =>
+        history
+          .list()
+          .some((entry) => entry.deliverTo !== undefined && sameTarget(entry.deliverTo, clinician)),
+      log: deps.log,
+    },
+  );
   const privacy = createWindowPrivacy({
     gate: signOutGate,
     pins,
@@ -298,6 +309,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
       gate: signOutGate,
       history,
       requireMine: (entry) => clinicianVisits.requireMine(entry),
+      pinMissing: () => privacy.pinMissing(),
     }),
     deps.log,
     { ...SETTING_LABELS, ...ENCOUNTER_LABELS },

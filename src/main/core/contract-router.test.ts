@@ -23,7 +23,7 @@ const appInfo = {
 };
 
 /** Admits every call: these tests are of the router's own work (the gates: verb-gates.test.ts). */
-const admitAll: VerbGatekeeper = { admit: () => undefined };
+const admitAll: VerbGatekeeper = { admit: async () => undefined };
 
 function router(overrides: Partial<VerbHandlers> = {}, log = recordingLogger(), gatekeeper = admitAll) {
   // Verbs these tests do not call answer with an error if they ever are.
@@ -91,7 +91,7 @@ describe('the contract router', () => {
     const asked: unknown[] = [];
     let ran = false;
     const refusing: VerbGatekeeper = {
-      admit: (gate, payload) => {
+      admit: async (gate, payload) => {
         asked.push([gate, payload]);
         if (gate.kind === 'owner') throw new UserFacingError('invalid_request', 'Not your visit.');
       },

@@ -62,7 +62,7 @@ export function createContractRouter(
       }
       try {
         // Before the handler: a verb cannot forget who may call it.
-        gatekeeper.admit(VERB_GATES[verb], parsed.data);
+        await gatekeeper.admit(VERB_GATES[verb], parsed.data);
         const handler = handlers[verb] as (p: unknown) => unknown;
         const value = await handler(parsed.data);
         return { ok: true, value };

@@ -73,8 +73,11 @@ export type PinState =
   | { kind: 'none' }
   /** `waitUntil`: no try is taken before then (epoch ms), after too many wrong ones. */
   | { kind: 'set'; triesLeft: number; waitUntil?: number }
-  /** Too many wrong tries: only entering the partner token again (IT) clears it. */
-  | { kind: 'blocked' };
+  /**
+   * Too many wrong tries, or (`reason: 'missing'`) no PIN kept for a clinician who recorded here
+   * (missing-pin.ts): only entering the partner token again (IT) clears it.
+   */
+  | { kind: 'blocked'; reason?: 'missing' };
 
 /**
  * A wrong PIN (`waitUntil`: the next try waits until then), or one given during a wait (`waiting`:

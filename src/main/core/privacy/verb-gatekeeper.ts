@@ -7,7 +7,7 @@ import type { createSignOutGate } from './sign-out-gate';
 /** Checks a verb's declared gate (shared/contract/gates.ts) before the router runs its handler. */
 export interface VerbGatekeeper {
   /** Throws a UserFacingError, in one sentence saying what to do, when the gate refuses the call. */
-  admit(gate: VerbGate, payload: unknown): void;
+  admit(gate: VerbGate, payload: unknown): Promise<void>;
 }
 
 /**
@@ -19,9 +19,27 @@ export function createVerbGatekeeper(deps: {
   history: Pick<EncounterHistory, 'list'>;
   /** Refuses another clinician's visit (clinician-visits.ts). */
   requireMine(entry: HistoryEntry): void;
+  /**
+   * Whether the clinician the app acts for must still choose their PIN (window-privacy.ts): the
+   * window asks before anything else, and so does the contract, for every caller.
+   */
+  pinMissing(): Promise<'sign in first' | 'choose it' | undefined>;
 }): VerbGatekeeper {
+  /**
+   * A clinician whose sign-in proves nothing (a shared partner token) records only once they have a
+   * PIN here: so a clinician with visits on this computer and no PIN kept is a record gone, and
+   * fails closed (missing-pin.ts), never a clinician who skipped the step.
+   */
+  const refuseWithoutPin = async (to: string) => {
+    const missing = await deps.pinMissing();
+    if (missing)
+      throw new UserFacingError(
+        'invalid_request',
+        `${missing === 'sign in first' ? 'Sign in and choose' : 'Choose'} your PIN for this computer first, then ${to}.`,
+      );
+  };
   return {
-    admit(gate, payload) {
+    async admit(gate, payload) {
       switch (gate.kind) {
         case 'open':
           return;
@@ -31,9 +49,11 @@ export function createVerbGatekeeper(deps: {
           return;
         case 'unlocked':
           deps.gate.refuseWhileSignedOut(gate.to);
+          await refuseWithoutPin(gate.to);
           return;
         case 'owner': {
           deps.gate.refuseWhileSignedOut(gate.to);
+          await refuseWithoutPin(gate.to);
           const sessionId = (payload as { sessionId?: unknown } | undefined)?.sessionId;
           // The visit's own session, or its form-filling leg's (a form's feedback names that one).
           const entry =

@@ -111,7 +111,7 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
 
   const method = async (
     who: LockedFor,
-  ): Promise<{ with: UnlockMethod; triesLeft?: number; waitUntil?: number | undefined }> => {
+  ): Promise<{ with: UnlockMethod; triesLeft?: number; waitUntil?: number | undefined; missing?: true }> => {
     // Nothing of a patient to protect: the demo's.
     if (who.demo) return { with: 'continue' };
     // A standard partner's clinician proves it at the IdP, even one whose name is not known.
@@ -120,20 +120,29 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
     if (who.target.providerId === '') return { with: 'continue' };
     const pin = await pins.state(who.target);
     if (pin.kind === 'set') return { with: 'pin', triesLeft: pin.triesLeft, waitUntil: pin.waitUntil };
-    if (pin.kind === 'blocked') return { with: 'pin', triesLeft: 0 };
+    if (pin.kind === 'blocked')
+      return { with: 'pin', triesLeft: 0, ...(pin.reason === 'missing' ? { missing: true as const } : {}) };
     // Never chose one (the window asks at the first sign-in): nothing to prove it with.
     return { with: 'continue' };
+  };
+
+  /**
+   * The clinician the app acts for unlocks with a PIN and has not chosen one here yet: the window
+   * asks for it once they are signed in, and the contract refuses the rest until then, signed in
+   * or not (a bearer partner's sign-in happens at the first call to the service).
+   */
+  const pinMissing = async (): Promise<'sign in first' | 'choose it' | undefined> => {
+    const here = deps.clinician();
+    if (gate.locked() || !usesPin(lockedAsNow(here)) || (await pins.state(here.target)).kind !== 'none')
+      return undefined;
+    return here.signedIn ? 'choose it' : 'sign in first';
   };
 
   const status = async (): Promise<PrivacyStatus> => {
     const here = deps.clinician();
     const who = lockedFor ?? lockedAsNow(here);
     const how = await method(who);
-    const pinNeeded =
-      !gate.locked() &&
-      here.signedIn &&
-      usesPin(lockedAsNow(here)) &&
-      (await pins.state(here.target)).kind === 'none';
+    const pinNeeded = (await pinMissing()) === 'choose it';
     return {
       locked: gate.locked(),
       unlockWith: how.with,
@@ -225,6 +234,7 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
 
   return {
     status,
+    pinMissing,
     /**
      * At start: the lock and the sign-out of the last run; a PIN's clinician, and one whose
      * sign-in is kept here, start locked whatever privacy.json says.
@@ -277,6 +287,15 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
         throw new UserFacingError('invalid_request', 'Enter your PIN to unlock this window.', [
           { field: 'pin', message: 'is required' },
         ]);
+      if (how.missing) {
+        // No PIN kept for a clinician who recorded here (missing-pin.ts): nothing to try it against.
+        await signOutBlocked();
+        throw new UserFacingError(
+          'invalid_request',
+          `The PIN kept for ${providerId} on this computer is missing: this window signed out. ${blockedSentence(providerId)}`,
+          [{ field: 'pin', message: 'has nothing kept to be checked against' }],
+        );
+      }
       const check = await pins.check(who.target, request.pin);
       if (check.ok) return unlocked(who.target);
       if (check.triesLeft > 0) {
@@ -301,8 +320,14 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
           'invalid_request',
           'A PIN is for a signed-in clinician of a partner whose token is shared.',
         );
+      const kept = await pins.state(here.target);
+      if (kept.kind === 'blocked')
+        throw new UserFacingError(
+          'invalid_request',
+          `No PIN can be chosen now. ${blockedSentence(here.target.providerId)}`,
+        );
       // Changing a PIN needs the old one: unlock, which asks for it, happens first.
-      if ((await pins.state(here.target)).kind !== 'none')
+      if (kept.kind !== 'none')
         throw new UserFacingError('invalid_request', 'You already have a PIN on this computer.');
       await pins.set(here.target, pin).catch((error: unknown) => {
         if (error instanceof PinRuleError)
@@ -328,7 +353,7 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
           throw new UserFacingError(
             'invalid_request',
             // One sentence, said wherever Sign in was pressed (issue 37: it was refused silently).
-            `${here.target.providerId} cannot sign in here until your IT admin enters the partner token again in Settings: too many wrong PINs.`,
+            `${here.target.providerId} cannot sign in here until your IT admin enters the partner token again in Settings: ${pin.reason === 'missing' ? 'the PIN kept for them on this computer is missing' : 'too many wrong PINs'}.`,
           );
         if (pin.kind === 'set') lockFor(lockedAsNow(here));
       }

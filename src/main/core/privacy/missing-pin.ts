@@ -1,0 +1,46 @@
+import type { DeliveryTarget } from '../../../shared/delivery-target';
+import type { Logger } from '../ports';
+import type { PinState, UnlockPins } from './unlock-pins';
+
+/**
+ * A clinician with visits on this computer and no PIN kept for them (issue 39, item 2): the PIN's
+ * entry was deleted from the secrets file (a plain JSON edit, no keychain needed), or never
+ * written. Read as "no PIN", the lock would offer Continue and let anyone choose a new PIN for
+ * them, and with it their visits. A clinician who recorded here chose a PIN at their first
+ * sign-in (the window asks before anything else), so a missing one is a record gone, and it fails
+ * closed: blocked, as after too many wrong tries, until IT enters the partner token again, after
+ * which the clinician signs in and chooses a new PIN in that run. A clinician with no visits here
+ * is new to this computer and chooses one as before.
+ */
+export function failClosedOnMissingPin(
+  pins: UnlockPins,
+  deps: {
+    /** Whether History holds a visit this clinician recorded here. */
+    visitsHere(clinician: DeliveryTarget): boolean;
+    log: Logger;
+  },
+): UnlockPins {
+  /** Service and partner whose token IT entered again in this run: their clinicians choose anew. */
+  const vouched = new Set<string>();
+  const partnerOf = (service: string, partnerId: string) => JSON.stringify([service, partnerId]);
+  const missing = async (clinician: DeliveryTarget): Promise<PinState> => {
+    const state = await pins.state(clinician);
+    if (state.kind !== 'none' || vouched.has(partnerOf(clinician.service, clinician.partnerId))) return state;
+    if (!deps.visitsHere(clinician)) return state;
+    deps.log.warn('privacy: a clinician with visits here has no PIN kept; blocked until IT acts', {});
+    return { kind: 'blocked', reason: 'missing' };
+  };
+  return {
+    state: missing,
+    async set(clinician, pin) {
+      if ((await missing(clinician)).kind === 'blocked')
+        throw new Error('a blocked PIN is not chosen anew before IT enters the partner token');
+      return pins.set(clinician, pin);
+    },
+    check: (clinician, pin) => pins.check(clinician, pin),
+    async clearBlocked(service, partnerId) {
+      vouched.add(partnerOf(service, partnerId));
+      return pins.clearBlocked(service, partnerId);
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import type { AppCore } from '../src/main/core/app-core';
+import { createMemorySecretBox, type SecretBox } from '../src/main/core/secrets/secret-box';
+import type { AuthStatus, HistoryEntry, PrivacyStatus } from '../src/shared/contract';
+import { callVerb, SANDBOX_BEARER_TOKEN, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
+import { createTestCoreOn } from './support/test-core';
+
+/**
+ * Issue 39, item 2: a PIN whose entry is gone from the secrets file (a plain JSON edit) must not
+ * read as "no PIN" for a clinician who recorded here: that turned the lock into Continue and let
+ * anyone choose a new PIN for them, and with it their visits. It fails closed, as a blocked PIN,
+ * until IT enters the partner token again. Seen to fail before src/main/core/privacy/missing-pin.ts:
+ * the restarted window offered `continue` and took a new PIN from whoever was at the keyboard.
+ */
+let sandbox: Sandbox;
+let core: AppCore | undefined;
+beforeAll(async () => {
+  sandbox = await startSandbox({ asr: 'energy' });
+});
+afterAll(() => sandbox.close());
+afterEach(async () => {
+  await core?.stop();
+  core = undefined;
+});
+
+/** A core on `dir` and `secrets`: the same laptop across restarts. */
+const coreOn = (dir: string, secrets: SecretBox) => createTestCoreOn(dir, secrets);
+const refusal = (verb: Parameters<typeof whatCoreSays>[1], payload?: unknown) =>
+  whatCoreSays(core!, verb, payload);
+
+it('a PIN deleted from the secrets file locks its clinician out, not in, until IT enters the partner token', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'scribe-missing-pin-'));
+  const secrets = createMemorySecretBox();
+  core = await coreOn(dir, secrets);
+  await useBearerPartner(core, sandbox.url, 'dr-kept', {}, { choosePin: false });
+  await callVerb(core, 'auth.signIn');
+  await callVerb(core, 'privacy.setPin', { pin: '2468' });
+  await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'kept1' });
+  await callVerb(core, 'recorder.cancel');
+  const { entries } = await callVerb<{ entries: HistoryEntry[] }>(core, 'history.list');
+  const sessionId = entries[0]!.sessionId;
+  await callVerb(core, 'privacy.lock');
+  await core.stop();
+
+  // The app is not running; someone deletes the PIN's entry from the secrets file.
+  await secrets.delete('unlock-pins');
+  core = await coreOn(dir, secrets);
+  const status = await callVerb<PrivacyStatus>(core, 'privacy.status');
+  expect(status, 'the lock: a PIN with no tries left, never Continue').toMatchObject({
+    locked: true,
+    unlockWith: 'pin',
+    pinTriesLeft: 0,
+    pinNeeded: false,
+  });
+  expect(await refusal('results.get', { sessionId })).toBe(
+    'This window is locked: unlock it to open a visit.',
+  );
+  // Any PIN, the old one too: nothing is kept to check it against. The window signs out.
+  expect(await refusal('privacy.unlock', { pin: '2468' })).toBe(
+    'The PIN kept for dr-kept on this computer is missing: this window signed out. Your IT admin enters the partner token again in Settings; then dr-kept signs in and chooses a new PIN.',
+  );
+  expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({ signedIn: false });
+  expect(await refusal('notes.get', { sessionId })).toBe(
+    'You signed out: sign in to see and keep your edits of this note.',
+  );
+  expect(await refusal('auth.signIn')).toBe(
+    'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PIN kept for them on this computer is missing.',
+  );
+  expect(await refusal('privacy.setPin', { pin: '1111' })).not.toBe('answered');
+
+  // IT enters the partner token again: dr-kept signs in and chooses a new PIN, and has the visit.
+  await callVerb(core, 'secrets.setPartnerToken', { token: SANDBOX_BEARER_TOKEN });
+  await expect.poll(async () => (await core!.router.dispatch('auth.signIn', undefined)).ok).toBe(true);
+  expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: false, pinNeeded: true });
+  await callVerb(core, 'privacy.setPin', { pin: '9753' });
+  expect(await refusal('notes.get', { sessionId })).toBe('answered');
+});
+
+it('a clinician new to this computer, with no visits here, chooses a PIN at the first sign-in, before anything else', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'scribe-missing-pin-'));
+  const secrets = createMemorySecretBox();
+  core = await coreOn(dir, secrets);
+  await useBearerPartner(core, sandbox.url, 'dr-kept', {}, { choosePin: false });
+  await callVerb(core, 'auth.signIn');
+  await callVerb(core, 'privacy.setPin', { pin: '2468' });
+  await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'kept2' });
+  await callVerb(core, 'recorder.cancel');
+  // Another provider on the same laptop and partner token: no visits of theirs here.
+  await callVerb(core, 'auth.signOut');
+  await callVerb(core, 'settings.set', { providerId: 'dr-new' });
+  await callVerb(core, 'auth.signIn');
+  expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: false, pinNeeded: true });
+  // The contract asks for the PIN first, as the window does: so nobody records here without one,
+  // and a clinician with visits here and no PIN kept is a record gone, never a step skipped.
+  expect(await refusal('encounter.start', { kind: 'ambient', encounterId: 'new1' })).toBe(
+    'Choose your PIN for this computer first, then record.',
+  );
+  expect(await refusal('history.list')).toBe(
+    'Choose your PIN for this computer first, then see your visits.',
+  );
+  expect(await callVerb(core, 'privacy.setPin', { pin: '1357' })).toMatchObject({ pinNeeded: false });
+  expect(await refusal('history.list')).toBe('answered');
+});
