@@ -1,7 +1,8 @@
-import { rm } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
 import { launchOnPolicy, signInAtIdp, standardPolicy } from './support/policy-app';
+import { choosePin, recordVisit } from './support/workspace';
 
 /**
  * Issue 39: no file a user can edit undoes the lock. Each test does to the app's files, with the
@@ -13,6 +14,7 @@ test.skip(
   ({ target }) => target !== 'browser',
   'the app is killed and its files edited between two launches',
 );
+test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
 
 test('item 3: privacy.json deleted while the app is stopped, a standard partner’s kept sign-in still starts locked', async ({
   browser,
@@ -38,6 +40,56 @@ test('item 3: privacy.json deleted while the app is stopped, a standard partner�
     await signInAtIdp(page, 'Sign in as dr-kept to unlock', 'dr-kept');
     await expect(lock).toHaveCount(0);
     await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept');
+  } finally {
+    await app.close();
+  }
+});
+
+test('item 2: the PIN’s entry deleted from the secrets file while the app is stopped, its clinician is signed out and refused, never offered Continue', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const app = await launchOnPolicy(browser, (serviceUrl) => ({
+    serviceUrl,
+    partnerId: 'demo-bearer',
+    authModel: 'bearer',
+    partnerToken: 'sandbox-bearer-partner-token',
+    providerId: 'dr-kept',
+    demoAllowed: false,
+  }));
+  try {
+    const { page } = app;
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept', {
+      timeout: 20_000,
+    });
+    await choosePin(page, '2468');
+    await recordVisit(page, 'kept1', 3);
+
+    // Kill the app; delete the PIN's entry from the secrets file (browser mode's owner-only JSON, as
+    // the desktop's file of keychain-encrypted values: a plain edit either way); start it.
+    await app.killAndStart(async () => {
+      const file = join(app.dataDir, 'browser-secrets.json');
+      const kept = JSON.parse(await readFile(file, 'utf8')) as { secrets: Record<string, string> };
+      expect(Object.keys(kept.secrets)).toContain('unlock-pins');
+      delete kept.secrets['unlock-pins'];
+      await writeFile(file, JSON.stringify(kept));
+    });
+    // Before: the lock offered Continue, and anyone chose a new PIN for dr-kept, and with it their
+    // visit. Now the window starts signed out, lists nothing, and asks for no new PIN.
+    await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in', { timeout: 20_000 });
+    await expect(page.getByTestId('lock-screen').getByRole('button', { name: 'Continue' })).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Choose a PIN for this computer' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Open kept1' })).toHaveCount(0);
+    // Sign in as dr-kept is refused in one sentence that says what to do.
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(
+      page.getByRole('alert').filter({
+        hasText:
+          'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PIN kept for them on this computer is missing.',
+      }),
+    ).toBeVisible();
+    await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
+    await expect(page.getByRole('heading', { name: 'Choose a PIN for this computer' })).toHaveCount(0);
   } finally {
     await app.close();
   }

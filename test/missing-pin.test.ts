@@ -8,6 +8,7 @@ import { createMemorySecretBox, type SecretBox } from '../src/main/core/secrets/
 import type { AuthStatus, HistoryEntry, PrivacyStatus } from '../src/shared/contract';
 import { callVerb, SANDBOX_BEARER_TOKEN, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
 import { createTestCoreOn } from './support/test-core';
+import { captureLog } from '../src/main/core/auth/testing/test-ports';
 
 /**
  * Issue 39, item 2: a PIN whose entry is gone from the secrets file (a plain JSON edit) must not
@@ -78,6 +79,32 @@ it('a PIN deleted from the secrets file locks its clinician out, not in, until I
   expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: false, pinNeeded: true });
   await callVerb(core, 'privacy.setPin', { pin: '9753' });
   expect(await refusal('notes.get', { sessionId })).toBe('answered');
+});
+
+it('the app stopped without a lock: at the next start the clinician whose PIN is gone is signed out, and Sign in says why', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'scribe-missing-pin-'));
+  const secrets = createMemorySecretBox();
+  core = await coreOn(dir, secrets);
+  await useBearerPartner(core, sandbox.url, 'dr-kept');
+  await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'kept3' });
+  await callVerb(core, 'recorder.cancel');
+  await core.stop();
+
+  await secrets.delete('unlock-pins');
+  const log = captureLog();
+  core = await createTestCoreOn(dir, secrets, { log });
+  // Checked before anything else of the core exists: the sign-out is the record's (it threw a
+  // ReferenceError here, leaving the check undone).
+  expect(log.lines.map((line) => line.message)).not.toContain('privacy: could not check the PIN at start');
+  expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({ signedIn: false });
+  expect(await callVerb<PrivacyStatus>(core, 'privacy.status')).toMatchObject({
+    locked: false,
+    pinNeeded: false,
+  });
+  expect(await refusal('history.list')).toBe('You signed out: sign in to see your visits.');
+  expect(await refusal('auth.signIn')).toBe(
+    'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PIN kept for them on this computer is missing.',
+  );
 });
 
 it('a clinician new to this computer, with no visits here, chooses a PIN at the first sign-in, before anything else', async () => {

@@ -131,6 +131,10 @@ describe('the gate table', () => {
     // Another provider of the same shared partner token signs in: the window asks them for a PIN
     // before anything else, and the contract refuses the rest until then, to every caller.
     await callVerb(core!, 'settings.set', { providerId: 'dr-new' });
+    // Not signed in yet (a bearer partner signs in at its first call to the service): no visit starts.
+    expect(await answer('encounter.start', REQUESTS['encounter.start'](sessionId))).toBe(
+      'Sign in and choose your PIN for this computer first, then record.',
+    );
     await callVerb(core!, 'auth.signIn');
     expect(await callVerb(core!, 'privacy.status')).toMatchObject({ locked: false, pinNeeded: true });
     for (const [verb, said] of await answers(sessionId, ['unlocked', 'owner']))

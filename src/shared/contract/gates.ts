@@ -18,12 +18,18 @@ import type { EventName, VerbName } from './names';
 export type VerbGate =
   | { kind: 'open' }
   | { kind: 'not locked'; to: string }
-  | { kind: 'unlocked'; to: string }
+  /**
+   * `startsVisit`: the verb makes a visit on this computer, so its clinician must have proven who
+   * they are there first: signed in, and with their PIN chosen where one applies. The other verbs
+   * of a clinician who has not signed in yet are left to the sign-out and lock gates.
+   */
+  | { kind: 'unlocked'; to: string; startsVisit?: true }
   | { kind: 'owner'; to: string };
 
 const open: VerbGate = { kind: 'open' };
 const notLocked = (to: string): VerbGate => ({ kind: 'not locked', to });
 const unlocked = (to: string): VerbGate => ({ kind: 'unlocked', to });
+const startsVisit = (to: string): VerbGate => ({ kind: 'unlocked', to, startsVisit: true });
 const owner = (to: string): VerbGate => ({ kind: 'owner', to });
 
 /** Every verb's gate. */
@@ -40,7 +46,7 @@ export const VERB_GATES = {
   'auth.signIn': open,
   'auth.cancelSignIn': open,
   'auth.signOut': open,
-  'encounter.start': unlocked('record'),
+  'encounter.start': startsVisit('record'),
   'encounter.addForms': unlocked('add forms to the visit'),
   'recorder.state': unlocked('see the recording'),
   'recorder.attach': unlocked('record'),

@@ -28,14 +28,18 @@ export function createVerbGatekeeper(deps: {
   /**
    * A clinician whose sign-in proves nothing (a shared partner token) records only once they have a
    * PIN here: so a clinician with visits on this computer and no PIN kept is a record gone, and
-   * fails closed (missing-pin.ts), never a clinician who skipped the step.
+   * fails closed (missing-pin.ts), never a clinician who skipped the step. Signed in without one,
+   * nothing but the open verbs and the lock's answers (the window shows only the PIN's step); not
+   * signed in yet (a bearer partner signs in at its first call to the service), no visit starts.
    */
-  const refuseWithoutPin = async (to: string) => {
+  const refuseWithoutPin = async (to: string, startsVisit: boolean) => {
     const missing = await deps.pinMissing();
-    if (missing)
+    if (missing === 'choose it')
+      throw new UserFacingError('invalid_request', `Choose your PIN for this computer first, then ${to}.`);
+    if (missing === 'sign in first' && startsVisit)
       throw new UserFacingError(
         'invalid_request',
-        `${missing === 'sign in first' ? 'Sign in and choose' : 'Choose'} your PIN for this computer first, then ${to}.`,
+        `Sign in and choose your PIN for this computer first, then ${to}.`,
       );
   };
   return {
@@ -49,11 +53,11 @@ export function createVerbGatekeeper(deps: {
           return;
         case 'unlocked':
           deps.gate.refuseWhileSignedOut(gate.to);
-          await refuseWithoutPin(gate.to);
+          await refuseWithoutPin(gate.to, gate.startsVisit === true);
           return;
         case 'owner': {
           deps.gate.refuseWhileSignedOut(gate.to);
-          await refuseWithoutPin(gate.to);
+          await refuseWithoutPin(gate.to, false);
           const sessionId = (payload as { sessionId?: unknown } | undefined)?.sessionId;
           // The visit's own session, or its form-filling leg's (a form's feedback names that one).
           const entry =

@@ -1,12 +1,12 @@
-import { z } from 'zod';
 import type { PrivacyStatus, UnlockMethod } from '../../../shared/contract';
-import { deliveryTargetSchema, type DeliveryTarget } from '../../../shared/delivery-target';
+import type { DeliveryTarget } from '../../../shared/delivery-target';
 import type { AuthModel } from '../../../shared/settings';
 import type { JsonStorage, Logger } from '../ports';
 import { UserFacingError } from '../user-facing-error';
 import type { createSignOutGate } from './sign-out-gate';
 import { blockedSentence, wrongPinSentence } from './pin-sentences';
 import { PIN_RULE, PinRuleError, type UnlockPins } from './unlock-pins';
+import { keptSchema, type Kept, type LockedFor } from './privacy-record';
 
 /**
  * Who may open this window again (issue 29): the idle lock and Sign out, held by main and kept
@@ -54,21 +54,6 @@ export interface WindowPrivacyDeps {
   /** The clock PIN waits are measured on (the PINs' own). */
   now?: () => number;
 }
-
-/** Whose window is locked, as it was then: the unlock is theirs, whatever the settings say since. */
-const lockedForSchema = z.object({
-  target: deliveryTargetSchema,
-  model: z.enum(['standard', 'bearer', 'single_auth_token']),
-  demo: z.boolean(),
-});
-type LockedFor = z.infer<typeof lockedForSchema>;
-
-const keptSchema = z.object({
-  signedOut: z.boolean().optional(),
-  passwordOwed: z.boolean().optional(),
-  lockedFor: lockedForSchema.optional(),
-});
-type Kept = z.infer<typeof keptSchema>;
 
 export function createWindowPrivacy(deps: WindowPrivacyDeps) {
   const { gate, pins, log } = deps;
@@ -177,14 +162,21 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
     return changed();
   };
 
-  /** A blocked PIN (too many wrong tries): signed out, and nobody signs in as its clinician. */
-  const signOutBlocked = async () => {
+  /**
+   * A blocked PIN (too many wrong tries, or none kept for a clinician with visits here): signed
+   * out, and nobody signs in as its clinician. At start nothing has signed in and the rest of the
+   * core is not made yet: the sign-out is this record's alone, and the window reads it as it loads.
+   */
+  const signOutBlocked = async ({ atStart = false } = {}) => {
     gate.unlock();
     lockedFor = undefined;
     proven = undefined;
-    await deps.signOut();
+    if (atStart) {
+      gate.signOut();
+      passwordOwed = true;
+    } else await deps.signOut();
     await keep();
-    await changed();
+    if (!atStart) await changed();
   };
 
   /**
@@ -192,7 +184,7 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
    * a PIN who has not given it since the last lock gets a locked window; one whose PIN is blocked,
    * a signed-out one. Whatever cannot be read locks (fails closed).
    */
-  const guardClinician = async (): Promise<void> => {
+  const guardClinician = async ({ atStart = false } = {}): Promise<void> => {
     const here = deps.clinician();
     const now = lockedAsNow(here);
     if (gate.locked() || gate.signedOut() || !usesPin(now) || proven === keyOf(here.target)) return;
@@ -211,7 +203,7 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
       log.info('privacy: a clinician with a PIN is signing in; the window locked');
     } else if (pin.kind === 'blocked') {
       log.info('privacy: a clinician whose PIN is blocked; the window signs out');
-      await signOutBlocked();
+      await signOutBlocked({ atStart });
     }
   };
 
@@ -257,7 +249,7 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
         log.warn('privacy: could not check for a kept sign-in at start', { error: (error as Error).name }),
       );
       // Whatever that file says (a user can write it): the clinician with a PIN starts locked.
-      await guardClinician().catch((error: unknown) =>
+      await guardClinician({ atStart: true }).catch((error: unknown) =>
         log.warn('privacy: could not check the PIN at start', { error: (error as Error).name }),
       );
       if (gate.locked() || gate.signedOut()) log.info('privacy: the app starts locked or signed out');

@@ -1,0 +1,23 @@
+import { z } from 'zod';
+import { deliveryTargetSchema } from '../../../shared/delivery-target';
+
+/**
+ * privacy.json (window-privacy.ts): the lock and the sign-out, kept across a restart. A file a user
+ * can edit, so it is read as a hint that can only close the window further: a missing or damaged
+ * record owes the password, and a PIN or a kept sign-in locks whatever it says.
+ */
+
+/** Whose window is locked, as it was then: the unlock is theirs, whatever the settings say since. */
+export const lockedForSchema = z.object({
+  target: deliveryTargetSchema,
+  model: z.enum(['standard', 'bearer', 'single_auth_token']),
+  demo: z.boolean(),
+});
+export type LockedFor = z.infer<typeof lockedForSchema>;
+
+export const keptSchema = z.object({
+  signedOut: z.boolean().optional(),
+  passwordOwed: z.boolean().optional(),
+  lockedFor: lockedForSchema.optional(),
+});
+export type Kept = z.infer<typeof keptSchema>;
