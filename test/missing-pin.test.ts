@@ -6,7 +6,13 @@ import { startSandbox, type Sandbox } from '../sandbox/server';
 import type { AppCore } from '../src/main/core/app-core';
 import { createMemorySecretBox, type SecretBox } from '../src/main/core/secrets/secret-box';
 import type { AuthStatus, HistoryEntry, PrivacyStatus } from '../src/shared/contract';
-import { callVerb, SANDBOX_BEARER_TOKEN, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
+import {
+  callVerb,
+  SANDBOX_BEARER_TOKEN,
+  TEST_PIN,
+  useBearerPartner,
+  whatCoreSays,
+} from './support/sandbox-partner';
 import { createTestCoreOn } from './support/test-core';
 import { captureLog } from '../src/main/core/auth/testing/test-ports';
 
@@ -37,9 +43,7 @@ it('a PIN deleted from the secrets file locks its clinician out, not in, until I
   const dir = await mkdtemp(join(tmpdir(), 'scribe-missing-pin-'));
   const secrets = createMemorySecretBox();
   core = await coreOn(dir, secrets);
-  await useBearerPartner(core, sandbox.url, 'dr-kept', {}, { choosePin: false });
-  await callVerb(core, 'auth.signIn');
-  await callVerb(core, 'privacy.setPin', { pin: '2468' });
+  await useBearerPartner(core, sandbox.url, 'dr-kept');
   await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'kept1' });
   await callVerb(core, 'recorder.cancel');
   const { entries } = await callVerb<{ entries: HistoryEntry[] }>(core, 'history.list');
@@ -61,7 +65,7 @@ it('a PIN deleted from the secrets file locks its clinician out, not in, until I
     'This window is locked: unlock it to open a visit.',
   );
   // Any PIN, the old one too: nothing is kept to check it against. The window signs out.
-  expect(await refusal('privacy.unlock', { pin: '2468' })).toBe(
+  expect(await refusal('privacy.unlock', { pin: TEST_PIN })).toBe(
     'The PIN kept for dr-kept on this computer is missing: this window signed out. Your IT admin enters the partner token again in Settings; then dr-kept signs in and chooses a new PIN.',
   );
   expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({ signedIn: false });
@@ -111,9 +115,7 @@ it('a clinician new to this computer, with no visits here, chooses a PIN at the 
   const dir = await mkdtemp(join(tmpdir(), 'scribe-missing-pin-'));
   const secrets = createMemorySecretBox();
   core = await coreOn(dir, secrets);
-  await useBearerPartner(core, sandbox.url, 'dr-kept', {}, { choosePin: false });
-  await callVerb(core, 'auth.signIn');
-  await callVerb(core, 'privacy.setPin', { pin: '2468' });
+  await useBearerPartner(core, sandbox.url, 'dr-kept');
   await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'kept2' });
   await callVerb(core, 'recorder.cancel');
   // Another provider on the same laptop and partner token: no visits of theirs here.
