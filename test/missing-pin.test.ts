@@ -36,20 +36,30 @@ afterEach(async () => {
 
 /** A core on `dir` and `secrets`: the same laptop across restarts. */
 const coreOn = (dir: string, secrets: SecretBox) => createTestCoreOn(dir, secrets);
+
+/** dr-kept chooses TEST_PIN on a new laptop (`dir`, `secrets`) and records a visit there. */
+async function drKeptRecordsHere(
+  encounterId: string,
+): Promise<{ dir: string; secrets: SecretBox; here: AppCore }> {
+  const dir = await mkdtemp(join(tmpdir(), 'scribe-missing-pin-'));
+  const secrets = createMemorySecretBox();
+  const here = await coreOn(dir, secrets);
+  core = here;
+  await useBearerPartner(here, sandbox.url, 'dr-kept');
+  await callVerb(here, 'encounter.start', { kind: 'ambient', encounterId });
+  await callVerb(here, 'recorder.cancel');
+  return { dir, secrets, here };
+}
+
 const refusal = (verb: Parameters<typeof whatCoreSays>[1], payload?: unknown) =>
   whatCoreSays(core!, verb, payload);
 
 it('a PIN deleted from the secrets file locks its clinician out, not in, until IT enters the partner token', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'scribe-missing-pin-'));
-  const secrets = createMemorySecretBox();
-  core = await coreOn(dir, secrets);
-  await useBearerPartner(core, sandbox.url, 'dr-kept');
-  await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'kept1' });
-  await callVerb(core, 'recorder.cancel');
-  const { entries } = await callVerb<{ entries: HistoryEntry[] }>(core, 'history.list');
+  const { dir, secrets, here } = await drKeptRecordsHere('kept1');
+  const { entries } = await callVerb<{ entries: HistoryEntry[] }>(here, 'history.list');
   const sessionId = entries[0]!.sessionId;
-  await callVerb(core, 'privacy.lock');
-  await core.stop();
+  await callVerb(here, 'privacy.lock');
+  await here.stop();
 
   // The app is not running; someone deletes the PIN's entry from the secrets file.
   await secrets.delete('unlock-pins');
@@ -86,13 +96,8 @@ it('a PIN deleted from the secrets file locks its clinician out, not in, until I
 });
 
 it('the app stopped without a lock: at the next start the clinician whose PIN is gone is signed out, and Sign in says why', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'scribe-missing-pin-'));
-  const secrets = createMemorySecretBox();
-  core = await coreOn(dir, secrets);
-  await useBearerPartner(core, sandbox.url, 'dr-kept');
-  await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'kept3' });
-  await callVerb(core, 'recorder.cancel');
-  await core.stop();
+  const { dir, secrets, here } = await drKeptRecordsHere('kept3');
+  await here.stop();
 
   await secrets.delete('unlock-pins');
   const log = captureLog();
@@ -112,17 +117,12 @@ it('the app stopped without a lock: at the next start the clinician whose PIN is
 });
 
 it('a clinician new to this computer, with no visits here, chooses a PIN at the first sign-in, before anything else', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'scribe-missing-pin-'));
-  const secrets = createMemorySecretBox();
-  core = await coreOn(dir, secrets);
-  await useBearerPartner(core, sandbox.url, 'dr-kept');
-  await callVerb(core, 'encounter.start', { kind: 'ambient', encounterId: 'kept2' });
-  await callVerb(core, 'recorder.cancel');
+  const { here } = await drKeptRecordsHere('kept2');
   // Another provider on the same laptop and partner token: no visits of theirs here.
-  await callVerb(core, 'auth.signOut');
-  await callVerb(core, 'settings.set', { providerId: 'dr-new' });
-  await callVerb(core, 'auth.signIn');
-  expect(await callVerb(core, 'privacy.status')).toMatchObject({ locked: false, pinNeeded: true });
+  await callVerb(here, 'auth.signOut');
+  await callVerb(here, 'settings.set', { providerId: 'dr-new' });
+  await callVerb(here, 'auth.signIn');
+  expect(await callVerb(here, 'privacy.status')).toMatchObject({ locked: false, pinNeeded: true });
   // The contract asks for the PIN first, as the window does: so nobody records here without one,
   // and a clinician with visits here and no PIN kept is a record gone, never a step skipped.
   expect(await refusal('encounter.start', { kind: 'ambient', encounterId: 'new1' })).toBe(
@@ -131,6 +131,6 @@ it('a clinician new to this computer, with no visits here, chooses a PIN at the 
   expect(await refusal('history.list')).toBe(
     'Choose your PIN for this computer first, then see your visits.',
   );
-  expect(await callVerb(core, 'privacy.setPin', { pin: '1357' })).toMatchObject({ pinNeeded: false });
+  expect(await callVerb(here, 'privacy.setPin', { pin: '1357' })).toMatchObject({ pinNeeded: false });
   expect(await refusal('history.list')).toBe('answered');
 });

@@ -23,16 +23,24 @@ export function failClosedOnMissingPin(
   /** Service and partner whose token IT entered again in this run: their clinicians choose anew. */
   const vouched = new Set<string>();
   const partnerOf = (service: string, partnerId: string) => JSON.stringify([service, partnerId]);
+  /** Clinicians already logged as blocked this way: the gate asks on every verb, the log says it once. */
+  const logged = new Set<string>();
   const missing = async (clinician: DeliveryTarget): Promise<PinState> => {
     const state = await pins.state(clinician);
     if (state.kind !== 'none' || vouched.has(partnerOf(clinician.service, clinician.partnerId))) return state;
     if (!deps.visitsHere(clinician)) return state;
-    deps.log.warn('privacy: a clinician with visits here has no PIN kept; blocked until IT acts', {});
+    const key = JSON.stringify([clinician.service, clinician.partnerId, clinician.providerId]);
+    if (!logged.has(key)) {
+      logged.add(key);
+      deps.log.warn('privacy: a clinician with visits here has no PIN kept; blocked until IT acts', {});
+    }
     return { kind: 'blocked', reason: 'missing' };
   };
   return {
     state: missing,
     async set(clinician, pin) {
+      // window-privacy's setPin refuses first, with the clinician's sentence; this holds the rule
+      // for the store itself, whoever calls it.
       if ((await missing(clinician)).kind === 'blocked')
         throw new Error('a blocked PIN is not chosen anew before IT enters the partner token');
       return pins.set(clinician, pin);
