@@ -206,16 +206,10 @@ test('a changed service address never receives the partner token, the window ask
   await page.goto(host.launchUrl);
   await expect(page.getByTestId('sign-in-state')).not.toContainText('Signed in', { timeout: 20_000 });
   await expect(page.getByText('Enter the partner token from your IT admin')).toBeVisible();
-  // Finish on the spooled visit: it belongs to the first service, and says so.
-  const spooledRow = page.getByTestId('history').getByRole('row', { name: /spooled1/ });
-  await expect(spooledRow.getByTestId('history-elsewhere')).toContainText(
-    `recorded for dr-own at ${new URL(sandbox!.url).host}: sent only there`,
-  );
-  await spooledRow.getByRole('button', { name: 'Finish spooled1' }).click();
-  await expect(
-    page.getByText(/This visit was recorded for dr-own at 127\.0\.0\.1:\d+\. It is sent only there/),
-  ).toBeVisible();
+  // The spooled visit belongs to the first service (issue 39: its owner is the service too): not
+  // listed here, and nothing of it goes to the second.
   await page.waitForTimeout(2_000);
+  await expect(page.getByText('spooled1')).toHaveCount(0);
 
   // The second service never saw the partner token, nor anything of the visit.
   for (const request of other.received) {
@@ -224,4 +218,18 @@ test('a changed service address never receives the partner token, the window ask
   }
   const log = await readFile(join(dataDir, 'logs', 'main.log'), 'utf8');
   expect(log).not.toContain(PARTNERS.bearer.token);
+
+  // Settings back at the first service: the visit is there again, its audio kept, for dr-own.
+  await host.stop();
+  await writeFile(
+    settingsFile,
+    JSON.stringify({ ...stored, service: { kind: 'url', baseUrl: sandbox!.url } }),
+  );
+  host = await startHostProcess(dataDir, policyArgs);
+  page = await (await browser.newContext()).newPage();
+  await page.goto(host.launchUrl);
+  await unlockWithPin(page, '2468');
+  await expect(page.getByTestId('history').getByRole('row', { name: /spooled1/ })).toContainText(
+    'Interrupted',
+  );
 });

@@ -1,8 +1,8 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
 import { launchOnPolicy, signInAtIdp, standardPolicy } from './support/policy-app';
-import { choosePin, recordVisit } from './support/workspace';
+import { choosePin, openSettings, recordVisit, unlockWithPin, untilRecorded } from './support/workspace';
 
 /**
  * Issue 39: no file a user can edit undoes the lock. Each test does to the app's files, with the
@@ -90,6 +90,74 @@ test('item 2: the PIN’s entry deleted from the secrets file while the app is s
     ).toBeVisible();
     await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
     await expect(page.getByRole('heading', { name: 'Choose a PIN for this computer' })).toHaveCount(0);
+  } finally {
+    await app.close();
+  }
+});
+
+test('item 4: from the lock, Not you?, Sign out, the built-in demo with the same provider ID, Sign in: none of the real clinician’s visits, and their audio kept', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  // IT's defaults, nothing locked: anyone at the keyboard may point Settings at the demo.
+  const app = await launchOnPolicy(browser, (serviceUrl) => ({
+    serviceUrl,
+    partnerId: 'demo-bearer',
+    authModel: 'bearer',
+    partnerToken: 'sandbox-bearer-partner-token',
+    providerId: 'dr-kept',
+  }));
+  try {
+    const { page } = app;
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept', {
+      timeout: 20_000,
+    });
+    await choosePin(page, '2468');
+    // A visit the app is killed in: its audio waits in the spool, unsent.
+    await page.getByLabel('Encounter ID').fill('kept4');
+    await page.getByRole('button', { name: 'Start recording' }).click();
+    await untilRecorded(page, 3, 30_000);
+    await app.killAndStart(async () => undefined);
+    const spooled = await readdir(join(app.dataDir, 'spool'));
+    expect(spooled).toHaveLength(1);
+
+    // From the lock: "Not you?" Sign out; Settings → the demo, the provider ID as it was; Sign in.
+    const lock = page.getByTestId('lock-screen');
+    await expect(lock).toContainText('dr-kept', { timeout: 20_000 });
+    await lock.getByRole('button', { name: 'Sign out' }).click();
+    await openSettings(page, 'Service (for IT)');
+    await page.getByLabel('Built-in sandbox (demo, no account)').check();
+    await expect(page.getByLabel('Provider ID')).toHaveValue('dr-kept');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByTestId('save-state')).toHaveText('Saved.');
+    await page.getByRole('button', { name: 'Back to the visit' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept', {
+      timeout: 20_000,
+    });
+    await expect(page.getByRole('note').filter({ hasText: 'Demo mode' })).toBeVisible();
+    // Before: kept4 was listed here, and its Discard deleted dr-kept's unsent audio.
+    await page.waitForTimeout(2_000);
+    await expect(page.getByText('kept4')).toHaveCount(0);
+    expect(await readdir(join(app.dataDir, 'spool'))).toEqual(spooled);
+
+    // The real service again: dr-kept, with their PIN, finds it as they left it.
+    await openSettings(page, 'Service (for IT)');
+    await page.getByLabel('A documentation service at this address').check();
+    await page.getByLabel('Service URL').fill(app.serviceUrl);
+    // The policy's token is entered for the service on the screen, as IT does after the demo.
+    await page.getByLabel('Partner token').fill('sandbox-bearer-partner-token');
+    await page.getByRole('button', { name: 'Save' }).click();
+    // Signed in as dr-kept there, who has a PIN on this computer: the window asks for it.
+    await expect(lock).toContainText('dr-kept', { timeout: 20_000 });
+    await unlockWithPin(page, '2468');
+    await page.getByRole('button', { name: 'Back to the visit' }).click();
+    await expect(page.getByTestId('history').getByRole('row', { name: /kept4/ })).toContainText(
+      'Interrupted',
+      {
+        timeout: 20_000,
+      },
+    );
   } finally {
     await app.close();
   }

@@ -63,7 +63,7 @@ describe('the spool behind a visit', () => {
     }
   });
 
-  it('a visit goes only to the service and provider it was recorded for: a changed address or provider leaves it waiting, with its audio', async () => {
+  it('a visit goes only to the service, provider and sign-in model it was recorded for: a changed address or provider leaves it waiting, with its audio, and shows it to neither', async () => {
     // The service the visit is recorded for, stopped before End (so End leaves it finishing).
     const serviceData = mkdtempSync(join(tmpdir(), 'scribe-service-'));
     let service = await startSandbox({ asr: 'energy', minSpeechMs: 500, dataDir: serviceData });
@@ -82,19 +82,24 @@ describe('the spool behind a visit', () => {
         service: new URL(service.url).origin,
         partnerId: 'demo-bearer',
         providerId: 'dr-spool',
+        model: 'bearer',
       });
       await core.stop();
 
       // The next run points at another service (Settings, or a policy the user can write).
       await startCore(dataDir);
       await useBearerPartner(core, other.url, 'dr-spool');
+      // The owner is the service too (issue 39): the same provider at another address does not own it.
       await expect(call('history.finish', { sessionId })).rejects.toThrow(
-        `This visit was recorded for dr-spool at 127.0.0.1:${port}. It is sent only there`,
+        `Sign in as dr-spool at 127.0.0.1:${port} to open this visit.`,
       );
+      expect((await historyEntries()).map((e) => e.sessionId)).not.toContain(sessionId);
       // The same service, another provider: still not theirs.
       service = await startSandbox({ asr: 'energy', minSpeechMs: 500, dataDir: serviceData, port });
       await useBearerPartner(core, service.url, 'dr-other');
-      await expect(call('history.finish', { sessionId })).rejects.toThrow(/recorded by another clinician/);
+      await expect(call('history.finish', { sessionId })).rejects.toThrow(
+        `Sign in as dr-spool at 127.0.0.1:${port} to open this visit.`,
+      );
       core.wake(); // the maintenance that resumes finishing visits, now
       await new Promise((r) => setTimeout(r, 1_500));
       expect((await fetch(`${other.url}/__sandbox/sessions/${sessionId}`)).status).toBe(404);

@@ -9,7 +9,13 @@ import {
 } from '../src/shared/contract';
 import { EVENT_GATES, VERB_GATES } from '../src/shared/contract/gates';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { callVerb, chooseTestPin, useBearerPartner, whatCoreSays } from './support/sandbox-partner';
+import {
+  callVerb,
+  chooseTestPin,
+  signInWithTestPin,
+  useBearerPartner,
+  whatCoreSays,
+} from './support/sandbox-partner';
 import { createTestCore } from './support/test-core';
 
 /**
@@ -149,9 +155,7 @@ describe('the gate table', () => {
     const owners = await answers(sessionId, ['owner']);
     expect(owners.length).toBeGreaterThan(5);
     for (const [verb, said] of owners)
-      expect(said, verb).toBe(
-        'This visit was recorded by another clinician on this computer: only they can open it.',
-      );
+      expect(said, verb).toBe(`Sign in as dr-first at ${new URL(sandbox.url).host} to open this visit.`);
     // Not even from this run's memory of it (item 5): results.get answered from it before.
     expect(await answer('results.get', { sessionId })).not.toBe('answered');
     // Nor which visit the recorder last recorded (item 5).
@@ -162,6 +166,41 @@ describe('the gate table', () => {
     expect(await answer('notes.get', { sessionId: 'not-a-visit' })).toBe(
       'This app has no visit of that recording.',
     );
+  });
+});
+
+describe('the owner of a visit is the service, partner, provider and sign-in model (issue 39, item 4)', () => {
+  it('the built-in demo with the real clinician’s provider ID reaches none of their visits, and they none of the demo’s', async () => {
+    const sessionId = await firstClinicianVisit();
+    // "Not you?", Sign out, Settings → the built-in demo with the same provider ID, Sign in.
+    await callVerb(core!, 'auth.signOut');
+    await callVerb(core!, 'settings.set', { service: { kind: 'builtin-sandbox' }, providerId: 'dr-first' });
+    await callVerb(core!, 'auth.signIn');
+    expect(await callVerb(core!, 'auth.status')).toMatchObject({
+      signedIn: true,
+      demo: true,
+      providerId: 'dr-first',
+    });
+    const owners = await answers(sessionId, ['owner']);
+    expect(owners.length).toBeGreaterThan(5);
+    for (const [verb, said] of owners)
+      expect(said, verb).toBe(`Sign in as dr-first at ${new URL(sandbox.url).host} to open this visit.`);
+    const listed = await callVerb<{ entries: HistoryEntry[] }>(core!, 'history.list');
+    expect(listed.entries.map((entry) => entry.sessionId)).not.toContain(sessionId);
+
+    // The demo's own visit, and back at the real service as the real clinician: not theirs either.
+    await callVerb(core!, 'encounter.start', { kind: 'ambient', encounterId: 'demo1' });
+    await callVerb(core!, 'recorder.end');
+    const demoVisit = (await callVerb<{ entries: HistoryEntry[] }>(core!, 'history.list')).entries[0]!;
+    expect(demoVisit.deliverTo).toMatchObject({ service: 'builtin-sandbox', providerId: 'dr-first' });
+    await callVerb(core!, 'auth.signOut');
+    await callVerb(core!, 'settings.set', { service: { kind: 'url', baseUrl: sandbox.url } });
+    await signInWithTestPin(core!);
+    expect(await answer('history.discard', { sessionId: demoVisit.sessionId })).toBe(
+      'Sign in as dr-first in the demo to open this visit.',
+    );
+    const back = await callVerb<{ entries: HistoryEntry[] }>(core!, 'history.list');
+    expect(back.entries.map((entry) => entry.sessionId)).toEqual([sessionId]);
   });
 });
 

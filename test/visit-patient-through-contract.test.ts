@@ -81,7 +81,7 @@ describe('the patient details of a visit, kept sealed by main', () => {
     await signInWithTestPin(core);
     const other = await core.router.dispatch('notes.patient', { sessionId });
     expect(other.ok ? 'answered' : other.error.message).toBe(
-      'This visit was recorded by another clinician on this computer: only they can open it.',
+      `Sign in as dr-a at ${new URL(sandbox.url).host} to open this visit.`,
     );
     await callVerb(core, 'settings.set', { providerId: 'dr-a' });
     await signInWithTestPin(core);

@@ -38,6 +38,8 @@ export async function launchOnPolicy(
     page,
     /** The app's data directory (privacy.json, History, the secrets file). */
     dataDir,
+    /** The service's address the policy names (the counting proxy's, when asked for). */
+    serviceUrl: service?.url ?? sandbox.url,
     /** Every call the app made to the service (countCalls), in order. */
     calls: service?.calls ?? [],
     /** Moves main's clock and the page's on by `ms` (movableClock): a long wait passes at once. */

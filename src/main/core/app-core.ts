@@ -32,7 +32,7 @@ import { createClinicianVisits } from './privacy/clinician-visits';
 import { createVerbGatekeeper } from './privacy/verb-gatekeeper';
 import { createActingClinician } from './privacy/acting-clinician';
 import { deliveryTargetOf } from './encounter/service-session';
-import { sameTarget } from '../../shared/delivery-target';
+import { sameAccount } from '../../shared/delivery-target';
 import { failClosedOnMissingPin } from './privacy/missing-pin';
 import { createUnlockPins } from './privacy/unlock-pins';
 import { gateEvents } from './privacy/event-gatekeeper';
@@ -130,7 +130,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   let sendWhatWasWithheld = (): void => undefined;
   const signOutGate = clinician.gate;
   const authStatus = async () => clinician.shown(await sessions.status(acting()));
-  const clinicianVisits = createClinicianVisits({ providerId: clinician.visitsProviderId });
+  const clinicianVisits = createClinicianVisits({ owner: clinician.visitsOwner });
   const sessions = createServiceSessions({
     locator,
     secrets: deps.secrets,
@@ -197,10 +197,11 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   const pins = failClosedOnMissingPin(
     createUnlockPins({ secrets: deps.secrets, log: deps.log, now: () => deps.clock.now() }),
     {
+      // Any visit of theirs here, under whichever sign-in model: more visits, more often blocked.
       visitsHere: (clinician) =>
         history
           .list()
-          .some((entry) => entry.deliverTo !== undefined && sameTarget(entry.deliverTo, clinician)),
+          .some((entry) => entry.deliverTo !== undefined && sameAccount(entry.deliverTo, clinician)),
       log: deps.log,
     },
   );

@@ -50,8 +50,9 @@ export const historyEntrySchema = z.object({
    */
   visitClock: visitClockSchema.optional(),
   /**
-   * The service, partner and provider it was recorded for (issue 28; no patient detail): its audio
-   * is only ever sent there, so History says so when that is not where the app is signed in now.
+   * Its owner (issues 28 and 39; no patient detail): the service, partner, provider and sign-in
+   * model it was recorded under. Only they see it, and its audio is only ever sent there; an
+   * entry without one is nobody's (privacy/clinician-visits.ts).
    */
   deliverTo: deliveryTargetSchema.optional(),
   /**

@@ -173,8 +173,9 @@ export function toContract(auth: AuthManager, connection: ServiceConnection): Co
 }
 
 /**
- * Where a visit recorded in this session belongs (issue 28): this service, partner and provider. A
- * standard partner's provider is who signed in at the identity provider, so ask once signed in.
+ * Where a visit recorded in this session belongs (issues 28 and 39): this service, partner,
+ * provider and sign-in model. A standard partner's provider is who signed in at the identity
+ * provider, so ask once signed in.
  */
 export function deliveryTargetOf(session: Pick<ServiceSession, 'connection' | 'auth'>): DeliveryTarget {
   const { connection, auth } = session;
@@ -183,5 +184,6 @@ export function deliveryTargetOf(session: Pick<ServiceSession, 'connection' | 'a
     partnerId: connection.partnerId,
     providerId:
       connection.authModel === 'standard' ? (auth.status().providerId ?? '') : connection.providerId,
+    model: connection.authModel,
   };
 }

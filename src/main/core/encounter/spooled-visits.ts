@@ -59,9 +59,14 @@ export interface SpooledVisitsDeps {
 }
 
 /** Why a visit is not sent here: where it belongs, and what would send it. */
-export function elsewhereSentence(target: DeliveryTarget): string {
+export function elsewhereSentence(target: DeliveryTarget | undefined): string {
+  if (target?.model === undefined) return NO_OWNER;
   return `This visit was recorded for ${describeTarget(target)}. It is sent only there: sign in as that provider on that service to finish it. Its audio stays on this computer until then, or until it is discarded.`;
 }
+
+/** A spool that does not say whose it is, or where it goes (a deleted `deliverTo`, or a version before issue 39). */
+const NO_OWNER =
+  'This visit’s records do not say where its audio goes, so it is sent nowhere: it stays on this computer, sealed, until the retention sweep removes it.';
 
 const UNFINISHED: ReadonlySet<SpoolState> = new Set(['recording', 'finishing', 'ended']);
 
@@ -225,11 +230,12 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
   }
 
   /**
-   * A visit goes only to the service, partner and provider it was recorded for (issue 28): a
-   * changed address, or another clinician signed in, leaves it waiting with its audio, and says so.
+   * A visit goes only to the service, partner, provider and sign-in model it was recorded for
+   * (issues 28 and 39): a changed address, another clinician signed in, or a spool that does not
+   * say where it goes (its `deliverTo` deleted) leaves it waiting with its audio, and says so.
    */
   async function refuseElsewhere(visit: UnfinishedVisit, session: ServiceSession): Promise<void> {
-    if (!visit.deliverTo) return;
+    if (visit.deliverTo === undefined) throw new UserFacingError('invalid_request', NO_OWNER);
     // A standard partner's provider is who signed in at the identity provider: sign in first.
     if (session.connection.authModel === 'standard') await session.auth.current();
     if (sameTarget(visit.deliverTo, deliveryTargetOf(session))) return;
@@ -248,8 +254,8 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
      */
     async resumeFinishing(session: ServiceSession): Promise<void> {
       const here = deliveryTargetOf(session);
-      // Another service's or provider's visits wait for theirs, their audio kept (History says so).
-      const mine = (v: UnfinishedVisit) => !v.deliverTo || sameTarget(v.deliverTo, here);
+      // Another owner's visits wait for theirs, their audio kept; one that names none, for nobody.
+      const mine = (v: UnfinishedVisit) => v.deliverTo !== undefined && sameTarget(v.deliverTo, here);
       for (const visit of list().filter((v) => v.state !== 'recording' && !v.failed && mine(v))) {
         await finish(visit, session).catch((error: unknown) =>
           deps.log.warn('a visit could not resume finishing', { error: (error as Error).name }),

@@ -18,12 +18,14 @@ import {
   createNoteDraftStore,
   DRAFT_KEY_UNAVAILABLE_NOTICE,
   DRAFT_UNREADABLE_NOTICE,
+  ANOTHER_OWNERS_NOTE,
 } from './note-draft-store';
 
 const OWNER: DeliveryTarget = {
   service: 'https://scribe.example.org',
   partnerId: 'clinic7',
   providerId: 'dr-a',
+  model: 'bearer',
 };
 const OTHER: DeliveryTarget = { ...OWNER, providerId: 'dr-b' };
 const DRAFT = {
@@ -65,6 +67,23 @@ describe('the sealed note drafts', () => {
   it("another provider's edits are not there for them", async () => {
     await store().write(DRAFT, OWNER);
     expect(await store().read('session-1', OTHER)).toEqual({});
+    expect(await store().read('session-1', OWNER)).toEqual({ draft: DRAFT });
+  });
+
+  it('the same provider ID in the demo, or under another sign-in model, is another owner (issue 39, item 4)', async () => {
+    await store().write(DRAFT, OWNER);
+    const demo: DeliveryTarget = { ...OWNER, service: 'builtin-sandbox' };
+    const otherModel: DeliveryTarget = { ...OWNER, model: 'single_auth_token' };
+    const { model: _none, ...beforeModels } = OWNER;
+    for (const who of [demo, otherModel, beforeModels])
+      expect(await store().read('session-1', who), JSON.stringify(who)).toEqual({});
+    // A save by any of them is refused and leaves the owner's edits as they were.
+    await expect(
+      store().write({ ...DRAFT, sections: { '2:Assessment': 'overwritten' } }, demo),
+    ).rejects.toThrow(ANOTHER_OWNERS_NOTE);
+    await expect(store().keepPatient('session-1', { sex: 'MALE' }, otherModel)).rejects.toThrow(
+      ANOTHER_OWNERS_NOTE,
+    );
     expect(await store().read('session-1', OWNER)).toEqual({ draft: DRAFT });
   });
 

@@ -12,6 +12,7 @@ import {
   type VisitPatient,
 } from '../../../shared/contract/notes';
 import type { Logger } from '../ports';
+import { UserFacingError } from '../user-facing-error';
 
 /**
  * The clinician's note edits on this computer (issue 29): one file per visit in `<data>/notes/`,
@@ -79,6 +80,8 @@ const hasPatient = (patient: VisitPatient | undefined): patient is VisitPatient 
 
 export const DRAFT_UNREADABLE_NOTICE =
   'Your earlier edits of this note could not be read on this computer (the file was damaged, or the key that protected it is gone). The service’s note is shown; edit it again where needed.';
+export const ANOTHER_OWNERS_NOTE =
+  'These note edits on this computer are another clinician’s (or another service’s): nothing was changed. Sign in as the clinician who recorded the visit to edit it.';
 export const DRAFT_KEY_UNAVAILABLE_NOTICE =
   'Your edits of this note cannot be opened right now: this computer’s keychain did not answer. The service’s note is shown; try again in a moment.';
 
@@ -172,8 +175,11 @@ export function createNoteDraftStore(options: NoteDraftStoreOptions): NoteDraftS
     const file = fileOf(sessionId);
     return serially(sessionId, async () => {
       const loaded = await load(sessionId);
-      // Another clinician's file, or one that cannot be opened, keeps nothing for this owner.
-      const kept = loaded.kind === 'stored' && sameTarget(loaded.stored.owner, owner) ? loaded.stored : {};
+      // Another owner's file is theirs: never overwritten nor emptied by anyone else (issue 39).
+      if (loaded.kind === 'stored' && !sameTarget(loaded.stored.owner, owner))
+        throw new UserFacingError('invalid_request', ANOTHER_OWNERS_NOTE);
+      // One that cannot be opened keeps nothing (read() has set it aside and said so).
+      const kept = loaded.kind === 'stored' ? loaded.stored : {};
       const stored = next(kept);
       if (!hasEdits(stored.draft) && !hasPatient(stored.patient)) {
         rmSync(file, { force: true });

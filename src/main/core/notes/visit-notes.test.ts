@@ -10,7 +10,12 @@ import { FakeClock } from '../testing/fake-clock';
 import { createNoteDraftStore } from './note-draft-store';
 import { createVisitNotes, UNDO_FINISH_MS } from './visit-notes';
 
-const DR_A: DeliveryTarget = { service: 'builtin-sandbox', partnerId: 'demo-bearer', providerId: 'dr-a' };
+const DR_A: DeliveryTarget = {
+  service: 'builtin-sandbox',
+  partnerId: 'demo-bearer',
+  providerId: 'dr-a',
+  model: 'bearer',
+};
 const DRAFT = { sessionId: 's1', sections: { '0:Plan': 'Rest and ice.' }, fields: {} };
 
 let dir: string;

@@ -1,7 +1,7 @@
 import type { AuthStatus } from '../../../shared/contract';
-import { serviceOf } from '../../../shared/delivery-target';
+import { serviceOf, type DeliveryTarget } from '../../../shared/delivery-target';
 import type { Settings } from '../../../shared/settings';
-import { configuredProviderId } from '../service/service-locator';
+import { configuredProviderId, connectionPartnerId } from '../service/service-locator';
 import type { LinkProviderFacts } from '../visit-links/link-provider';
 import { createSignOutGate } from './sign-out-gate';
 
@@ -21,6 +21,17 @@ export function createActingClinician(settings: {
 
   const acting = (): Settings =>
     linkProvider === undefined ? settings.get() : { ...settings.get(), providerId: linkProvider };
+  /**
+   * Whose provider ID the window's visits are: signed in, who the service knows; before that, whom
+   * this computer signs in as (bearer and Single Auth Token); a standard partner's clinician is
+   * unknown until the IdP says.
+   */
+  const visitsProviderId = (): string =>
+    authNow?.signedIn && authNow.providerId !== undefined
+      ? authNow.providerId
+      : acting().authModel === 'standard'
+        ? ''
+        : configuredProviderId(acting());
 
   return {
     /** The settings the app acts on. */
@@ -45,16 +56,20 @@ export function createActingClinician(settings: {
     shown: (status: AuthStatus): AuthStatus =>
       gate.signedOut() && !status.signedIn ? { ...status, signedOutByClinician: true } : status,
     /**
-     * Whose visits the window may see: signed in, who the service knows; before that, whom this
-     * computer signs in as (bearer and Single Auth Token); a standard partner's clinician is
-     * unknown until the IdP says.
+     * Whose visits the window may see (issue 39): the service, partner, provider and sign-in model
+     * a visit recorded now would be delivered to (service-session.ts, deliveryTargetOf). The
+     * built-in demo has a service of its own, so it never sees a real service's visits, nor a real
+     * service the demo's, whatever provider ID each is given.
      */
-    visitsProviderId: (): string =>
-      authNow?.signedIn && authNow.providerId !== undefined
-        ? authNow.providerId
-        : acting().authModel === 'standard'
-          ? ''
-          : configuredProviderId(acting()),
+    visitsOwner: (): DeliveryTarget => {
+      const settingsNow = acting();
+      return {
+        service: serviceOf(settingsNow.service),
+        partnerId: connectionPartnerId(settingsNow),
+        providerId: visitsProviderId(),
+        model: settingsNow.authModel,
+      };
+    },
     /** The clinician the window acts for now, for its lock (privacy/window-privacy.ts). */
     here: () => {
       const settingsNow = acting();
@@ -66,6 +81,7 @@ export function createActingClinician(settings: {
           // A standard partner's clinician is whom the IdP said last (still known when the
           // service token has ended, so a lock then is still theirs).
           providerId: standard ? (authNow?.providerId ?? '') : configuredProviderId(settingsNow),
+          model: settingsNow.authModel,
         },
         model: settingsNow.authModel,
         demo: settingsNow.service.kind === 'builtin-sandbox',

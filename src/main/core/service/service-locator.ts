@@ -50,6 +50,14 @@ export function configuredProviderId(settings: Pick<Settings, 'service' | 'provi
   return settings.providerId || (settings.service.kind === 'builtin-sandbox' ? DEMO_PROVIDER_ID : '');
 }
 
+/**
+ * The partner a connection under these settings signs in as: the demo's own partner for the
+ * chosen model, whatever partner ID is set (that one is kept for the real service).
+ */
+export function connectionPartnerId(settings: Pick<Settings, 'service' | 'partnerId' | 'authModel'>): string {
+  return settings.service.kind === 'builtin-sandbox' ? DEMO_PARTNERS[settings.authModel] : settings.partnerId;
+}
+
 export interface ServiceLocatorOptions {
   dataDirectory: string;
   log: Logger;
@@ -98,7 +106,7 @@ export function createServiceLocator(options: ServiceLocatorOptions) {
       const running = await builtin();
       // Its demo partner for the chosen model, whatever partner ID is set (that one is kept for the
       // real service), as the sandbox's own IdP stands in for the configured one.
-      const partnerId = DEMO_PARTNERS[settings.authModel];
+      const partnerId = connectionPartnerId(settings);
       const partner = running.partners.get(partnerId);
       return {
         endpoint: { baseUrl: running.url },

@@ -30,9 +30,9 @@ const manifestSchema = z.object({
   createdAt: z.number(),
   updatedAt: z.number(),
   /**
-   * The service, partner and provider the visit was recorded for (issue 28): its audio is only ever
-   * delivered there, as that provider. Absent in spools of versions before it, which go to the
-   * service in use, as they always did.
+   * The service, partner, provider and sign-in model the visit was recorded for (issues 28 and
+   * 39): its audio is only ever delivered there, as that provider. A spool without it (a version
+   * before issue 28, or the field deleted) is delivered nowhere (spooled-visits.ts).
    */
   deliverTo: deliveryTargetSchema.optional(),
   state: z.enum(SPOOL_STATES),

@@ -1,6 +1,5 @@
 import { useEffect, useId, useState } from 'react';
 import type { HistoryEntry, HistoryState } from '../../../shared/contract';
-import { describeTarget, serviceOf } from '../../../shared/delivery-target';
 import { isToFinish } from '../../store/history-slice';
 import { RECORDING_STATES } from '../../store/recording-states';
 import { useAppStore } from '../../store/use-app-store';
@@ -44,13 +43,7 @@ export function HistoryView() {
   const retentionDays = useAppStore((s) => s.settings?.audioRetentionDays);
   const replayAudio = useAppStore((s) => s.settings?.replayAudio !== false);
   const keyInMemoryOnly = useAppStore((s) => s.secrets?.persistence === 'memory');
-  const service = useAppStore((s) => (s.settings ? serviceOf(s.settings.service) : undefined));
   const providerId = useAppStore((s) => s.auth?.providerId);
-  /** Its audio goes only where it was recorded (issue 28): say so when that is not here and now. */
-  const waitsElsewhere = (entry: HistoryEntry) =>
-    entry.audioKept === true &&
-    entry.deliverTo !== undefined &&
-    (entry.deliverTo.service !== service || entry.deliverTo.providerId !== providerId);
   useEffect(() => void load(), [load]);
   if (history.length === 0 && !error) return null;
   // The visit being recorded first (issue 37), then the notes still to go into the EHR (issue 29),
@@ -98,12 +91,6 @@ export function HistoryView() {
                   <span className="muted history-consent" data-testid="history-consent">
                     {' '}
                     · consent {entry.consent.method}, {railTime(entry.consent.at, now)}
-                  </span>
-                )}
-                {waitsElsewhere(entry) && (
-                  <span className="muted history-elsewhere" data-testid="history-elsewhere">
-                    {' '}
-                    · recorded for {describeTarget(entry.deliverTo!)}: sent only there
                   </span>
                 )}
               </td>
