@@ -169,6 +169,34 @@ describe('the gate table', () => {
   });
 });
 
+describe('a new service address with its partner token, as Settings saves them', () => {
+  it('the token signs in before the settings are saved: the PIN is still asked for, and nothing but the open verbs answers until then', async () => {
+    const sessionId = await firstClinicianVisit();
+    const other = await startSandbox({ asr: 'energy' });
+    try {
+      const service = { kind: 'url', baseUrl: other.url };
+      const privacy: { pinNeeded?: boolean }[] = [];
+      core!.events.subscribe((event, payload) => {
+        if (event === 'privacy.changed') privacy.push(payload as { pinNeeded?: boolean });
+      });
+      // The address first (the token is asked for), then the token for it, then the page saved whole.
+      await callVerb(core!, 'settings.set', { service });
+      await callVerb(core!, 'secrets.setPartnerToken', { token: 'sandbox-bearer-partner-token', service });
+      await expect
+        .poll(async () => (await callVerb<{ signedIn: boolean }>(core!, 'auth.status')).signedIn)
+        .toBe(true);
+      await callVerb(core!, 'settings.set', { service, providerId: 'dr-first' });
+      // Before: the save forgot the sign-in, the window was told no PIN was needed, and History answered.
+      expect(await callVerb(core!, 'privacy.status')).toMatchObject({ pinNeeded: true });
+      expect(privacy.at(-1)).toMatchObject({ pinNeeded: true });
+      for (const [verb, said] of await answers(sessionId, ['unlocked', 'owner']))
+        expect(said, verb).toMatch(/^Choose your PIN for this computer first, then /);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('the owner of a visit is the service, partner, provider and sign-in model (issue 39, item 4)', () => {
   it('the built-in demo with the real clinician’s provider ID reaches none of their visits, and they none of the demo’s', async () => {
     const sessionId = await firstClinicianVisit();

@@ -17,6 +17,7 @@ import { createJsonFileStorage } from './json-file-storage';
 import type { SecretValues } from './logging/secret-values';
 import { startMaintenance } from './maintenance';
 import { loadSpoolKey } from './spool/spool-key';
+import { createVisitSeal, UNAVAILABLE_VISIT_SEAL } from './sealed/visit-seal';
 import type { Clock, JsonStorage, Logger } from './ports';
 import type { RecorderTiming } from './recorder/recorder-types';
 import { OIDC_SUBJECT_NAME, SECRET_NAMES, type SecretBox } from './secrets/secret-box';
@@ -153,9 +154,18 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     },
     onNotification: (sessionId) => encounters.wake(sessionId),
   });
+  // What vouches for each visit's owner and consent (sealed/visit-seal.ts): made with the spool key, or,
+  // where the keychain does not answer at start, one that opens nothing (every visit nobody's).
+  const visitSeal = await loadKey().then(createVisitSeal, (error: unknown) => {
+    deps.log.warn('visits: the spool key is not available; no visit opens this run', {
+      error: (error as Error).name,
+    });
+    return UNAVAILABLE_VISIT_SEAL;
+  });
   const history = await createEncounterHistory({
     storage: createJsonFileStorage(join(deps.appInfo.dataDirectory, 'history.json'), deps.log),
     log: deps.log,
+    visitSeal: () => visitSeal,
     onChange: (entries) => events.emit('history.changed', { entries: clinicianVisits.visible(entries) }),
   });
   const myHistory = () => clinicianVisits.visible(history.list());
@@ -171,7 +181,7 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     onRecorderChange: paceRecorderViews((view) => events.emit('recorder.changed', view)),
     onResultsProgress: (progress) => events.emit('results.progress', progress),
     onVisit: (entry) => history.record(entry),
-    spool: { root: spoolRoot, key: loadKey },
+    spool: { root: spoolRoot, key: loadKey, visitSeal: () => visitSeal },
   });
   const session = () => sessions.get(acting());
   // The clinician's note edits (issue 29), sealed, for the provider signed in alone.

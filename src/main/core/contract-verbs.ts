@@ -81,6 +81,10 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
       // Who the app is, set by hand, ends a switch a link made.
       if (IDENTITY_SETTINGS.some((key) => key in patch)) {
         clinician.endSwitch({ forgetStatus: true });
+        // The session of these settings may be signed in already (a partner token saved for the new
+        // address signs in before the settings are): known now, or the lock would take the
+        // clinician for not signed in, and their PIN step would never show.
+        clinician.observe(await authStatus());
         // Another clinician with a PIN here: locked before anything signs in as them.
         await privacy.clinicianChanged();
       }

@@ -56,6 +56,11 @@ export const historyEntrySchema = z.object({
    */
   deliverTo: deliveryTargetSchema.optional(),
   /**
+   * The owner and the consent as main sealed them at Start (main/core/sealed/visit-seal.ts): main reads
+   * `deliverTo` and `consent` from this alone, so a value typed into the file counts for nothing.
+   */
+  sealed: z.string().max(8_000).optional(),
+  /**
    * When the clinician marked the visit finished: its note is in the EHR (issue 29). A visit with
    * a note and no such time is still to finish.
    */

@@ -11,7 +11,7 @@ import type { Poll } from '../results/results-poller';
 import type { FormContextItem } from '../../../shared/service';
 import type { ServiceSession } from './service-session';
 import { UserFacingError } from '../user-facing-error';
-import { createSpooledVisits } from './spooled-visits';
+import { createSpooledVisits, type SpoolDeps } from './spooled-visits';
 import { deliverVisit, type DeliveryDeps, type DeliveryLeg } from './visit-delivery';
 import { DISK_REFUSED_NOTICE, IDLE, toView } from './visit-view';
 import { startedVisitRecord } from './visit-record';
@@ -32,7 +32,7 @@ export interface EncounterControllerDeps {
    * Where each leg's audio is spooled, encrypted, before it counts as captured: one directory per
    * service session under `root`. Without it the audio lives in memory only (unit tests).
    */
-  spool?: { root: string; key(): Promise<Uint8Array> };
+  spool?: SpoolDeps;
   /** A visit started or changed state (for the History list; ids and times only). */
   onVisit?(entry: Pick<HistoryEntry, 'sessionId'> & Partial<HistoryEntry>): void;
 }
@@ -104,6 +104,8 @@ export function createEncounterController(deps: EncounterControllerDeps) {
             formSessionId: encounter.formLeg?.sessionId,
             audioKept: encounter.spool !== undefined,
             deliverTo: encounter.deliverTo,
+            ...(encounter.consent ? { consent: encounter.consent } : {}),
+            ...(encounter.sealed ? { sealed: encounter.sealed } : {}),
           },
           deps.clock.now(),
         ),

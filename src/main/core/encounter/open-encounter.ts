@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { StartEncounter } from '../../../shared/contract';
+import type { ConsentRecord } from '../../../shared/consent';
 import type { DeliveryTarget } from '../../../shared/delivery-target';
+import { createVisitSeal } from '../sealed/visit-seal';
 import type { RecorderTiming } from '../recorder/recorder-types';
 import type { EncounterControllerDeps } from './encounter-controller';
 import { deliveryTargetOf, type ServiceSession } from './service-session';
 import { openLeg, type Leg } from './visit-leg';
+import { attestedConsent } from './visit-record';
 import type { VisitLegs } from './visit-recorders';
 
 /**
@@ -17,6 +20,10 @@ export interface ActiveEncounter extends VisitLegs {
   session: ServiceSession;
   /** The service and account it is recorded for (History shows it; its audio goes nowhere else). */
   deliverTo: DeliveryTarget;
+  /** The patient's consent as attested at Start. */
+  consent?: ConsentRecord;
+  /** Its owner and consent, sealed (visit-seal.ts), as History and its spools keep them. */
+  sealed?: string;
   /** The recording failed before End: its legs are let go, its audio waits in the spool for Try again. */
   failed?: boolean;
 }
@@ -36,7 +43,9 @@ export async function openEncounter(
   await session.auth.current();
   // Signed in: a standard partner's provider is known now. The visit's audio goes nowhere else.
   const deliverTo = deliveryTargetOf(session);
+  const consent = attestedConsent(request, deliverTo, deps.clock.now());
   const spoolKey = deps.spool ? await deps.spool.key() : undefined;
+  let sealed: string | undefined;
   const legFor = (kind: Leg['kind'], id: string, visitSessionId?: string) =>
     openLeg({
       kind,
@@ -53,6 +62,7 @@ export async function openEncounter(
               encounterId: request.encounterId,
               visitSessionId,
               deliverTo,
+              sealed,
             },
           }
         : {}),
@@ -62,6 +72,9 @@ export async function openEncounter(
     request.kind === 'ambient'
       ? await session.rest.createAmbientSession(request.encounterId, randomUUID())
       : await session.rest.createFormSession(request.encounterId);
+  // Sealed once, bound to the visit's session: History and each spool vouch for nothing else.
+  if (spoolKey)
+    sealed = createVisitSeal(spoolKey).seal(sessionId, { deliverTo, ...(consent ? { consent } : {}) });
   // protocol: Ambient session (post context before opening the stream)
   if (request.kind === 'ambient' && request.context)
     await session.rest.postAmbientContext(sessionId, request.context);
@@ -77,6 +90,8 @@ export async function openEncounter(
     encounterId: request.encounterId,
     session,
     deliverTo,
+    ...(consent ? { consent } : {}),
+    ...(sealed ? { sealed } : {}),
     ...(formLeg ? { formLeg } : {}),
   };
 }

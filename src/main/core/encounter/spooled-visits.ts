@@ -13,6 +13,7 @@ import {
 import { spooledAudioLog } from '../spool/spooled-audio-log';
 import { createStreamClient, type StreamClient } from '../stream/stream-client';
 import { UserFacingError } from '../user-facing-error';
+import type { VisitSeal } from '../sealed/visit-seal';
 import { describeTarget, sameTarget, type DeliveryTarget } from '../../../shared/delivery-target';
 import { deliveryTargetOf, type ServiceSession } from './service-session';
 import { deliverVisit, type DeliveryDeps, type DeliveryLeg } from './visit-delivery';
@@ -38,14 +39,30 @@ export interface UnfinishedVisit {
   state: SpoolState;
   /** Finishing failed for a reason retrying alone cannot change: it waits for Try again or Discard. */
   failed: boolean;
-  /** The service and account it was recorded for; none in spools of earlier versions. */
+  /**
+   * Its owner (the service and account it was recorded for), from its seal alone: none when the
+   * manifest's seal is missing or does not open (edited, another key, an earlier version).
+   */
   deliverTo?: DeliveryTarget;
+  /** The seal as the manifest keeps it, for History (visit-seal.ts). */
+  sealed?: string;
   main: SpooledLeg;
   forms?: SpooledLeg;
 }
 
+/**
+ * Where each leg's audio is spooled, encrypted: one directory per session under `root`, sealed with
+ * `key` (spool-key.ts), and the visit seal (visit-seal.ts) that vouches for each spool's owner.
+ */
+export interface SpoolDeps {
+  root: string;
+  key(): Promise<Uint8Array>;
+  /** Opens the seals of spools and History; fails closed while the key is not to be had. */
+  visitSeal(): VisitSeal;
+}
+
 export interface SpooledVisitsDeps {
-  spool?: { root: string; key(): Promise<Uint8Array> };
+  spool?: SpoolDeps;
   clock: Clock;
   log: Logger;
   resultsPolling?: { firstDelayMs?: number; maxDelayMs?: number };
@@ -85,6 +102,13 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
   /** The app is stopping: deliveries wait no more, and none starts. */
   const stopping = new AbortController();
 
+  /** The owner the manifest's seal vouches for (never its plain `deliverTo`, a file anyone can edit). */
+  function sealedFacts(manifest: SpoolManifest): Pick<UnfinishedVisit, 'deliverTo' | 'sealed'> {
+    if (manifest.sealed === undefined) return {};
+    const facts = deps.spool?.visitSeal().open(manifest.sessionId, manifest.sealed);
+    return { sealed: manifest.sealed, ...(facts ? { deliverTo: facts.deliverTo } : {}) };
+  }
+
   function list(): UnfinishedVisit[] {
     if (!deps.spool) return [];
     const spools = listAudioSpools(deps.spool.root).filter(({ manifest }) => UNFINISHED.has(manifest.state));
@@ -106,7 +130,7 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
           startedAt: manifest.createdAt,
           state: manifest.state,
           failed: manifest.failedAt !== undefined,
-          ...(manifest.deliverTo ? { deliverTo: manifest.deliverTo } : {}),
+          ...sealedFacts(manifest),
           main: legOf(dir, manifest),
           ...(forms ? { forms: legOf(forms.dir, forms.manifest) } : {}),
         };

@@ -34,6 +34,8 @@ export interface LegOptions {
     visitSessionId?: string | undefined;
     /** The service and account the visit is recorded for: its audio goes nowhere else. */
     deliverTo: DeliveryTarget;
+    /** Its owner and consent, sealed (visit-seal.ts): what the manifest's readers believe. */
+    sealed: string | undefined;
   };
   /** The disk refused the leg's audio: the rest is kept in memory (spooled-audio-log.ts). */
   onDiskFailure(): void;
@@ -51,6 +53,7 @@ export function openLeg(options: LegOptions): Leg {
         kind,
         visitSessionId: options.spool.visitSessionId,
         deliverTo: options.spool.deliverTo,
+        sealed: options.spool.sealed,
         now: () => clock.now(),
       })
     : undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startedVisitRecord } from './visit-record';
+import { attestedConsent, startedVisitRecord } from './visit-record';
 
 const DELIVER_TO = { service: 'https://scribe.example', partnerId: 'p1', providerId: 'dr-a' };
 const VISIT = { sessionId: 's1', audioKept: true, deliverTo: DELIVER_TO };
@@ -25,20 +25,23 @@ describe('a visit’s History entry at Start', () => {
   });
 
   it('says nothing of either where there is nothing to say, and dates the consent by the recording provider', () => {
+    const request = {
+      kind: 'form' as const,
+      encounterId: 'bed12',
+      shownAs: 'bed12',
+      formItems: [{ form_template_id: 'VITALS_ASSESSMENT' }],
+      consent: { method: 'verbal' as const, wording: 'We record to write the note.' },
+    };
+    const consent = attestedConsent(request, DELIVER_TO, 2_000);
     const entry = startedVisitRecord(
-      {
-        kind: 'form',
-        encounterId: 'bed12',
-        shownAs: 'bed12',
-        formItems: [{ form_template_id: 'VITALS_ASSESSMENT' }],
-        consent: { method: 'verbal', wording: 'We record to write the note.' },
-      },
-      { ...VISIT, formSessionId: undefined },
+      request,
+      { ...VISIT, formSessionId: undefined, ...(consent ? { consent } : {}) },
       2_000,
     );
     expect(entry).not.toHaveProperty('shownAs');
     expect(entry).not.toHaveProperty('video');
     expect(entry).not.toHaveProperty('formSessionId');
+    expect(attestedConsent({ kind: 'ambient', encounterId: 'e1' }, DELIVER_TO, 2_000)).toBeUndefined();
     expect(entry.consent).toEqual({
       method: 'verbal',
       wording: 'We record to write the note.',

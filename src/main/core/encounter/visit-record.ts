@@ -1,4 +1,5 @@
 import type { HistoryEntry, StartEncounter } from '../../../shared/contract';
+import type { ConsentRecord } from '../../../shared/consent';
 import type { DeliveryTarget } from '../../../shared/delivery-target';
 
 /** What Start made of a visit, as History keeps it from its first moment. */
@@ -7,6 +8,10 @@ export interface StartedVisit {
   formSessionId?: string | undefined;
   audioKept: boolean;
   deliverTo: DeliveryTarget;
+  /** The patient's consent as the clinician attested it at Start, by the provider recording it. */
+  consent?: ConsentRecord;
+  /** Both, sealed (visit-seal.ts): what History believes of them after a restart. */
+  sealed?: string;
 }
 
 /**
@@ -28,8 +33,16 @@ export function startedVisitRecord(request: StartEncounter, visit: StartedVisit,
     startedAt: now,
     audioKept: visit.audioKept,
     deliverTo: visit.deliverTo,
-    ...(request.consent
-      ? { consent: { ...request.consent, at: now, providerId: visit.deliverTo.providerId } }
-      : {}),
+    ...(visit.consent ? { consent: visit.consent } : {}),
+    ...(visit.sealed ? { sealed: visit.sealed } : {}),
   };
+}
+
+/** The patient's consent as the clinician attested it at Start, dated, by the provider recording it. */
+export function attestedConsent(
+  request: StartEncounter,
+  deliverTo: DeliveryTarget,
+  at: number,
+): ConsentRecord | undefined {
+  return request.consent ? { ...request.consent, at, providerId: deliverTo.providerId } : undefined;
 }

@@ -27,7 +27,8 @@ export function reconcileHistory(history: EncounterHistory, unfinished: Unfinish
       ...(visit.forms ? { formSessionId: visit.forms.sessionId } : {}),
       state,
       audioKept: true,
-      ...(visit.deliverTo ? { deliverTo: visit.deliverTo } : {}),
+      // Its owner and consent as sealed at Start: History reads them from the seal alone.
+      ...(visit.sealed ? { sealed: visit.sealed } : {}),
     });
   }
   for (const entry of history.list()) {
@@ -57,8 +58,10 @@ export function repairSpoolManifests(
       const facts = {
         encounterId: entry.encounterId,
         createdAt: entry.startedAt,
-        // A rebuilt manifest keeps where the visit may go, from History.
+        // A rebuilt manifest keeps where the visit may go, from History: its seal, which the
+        // manifest's readers open (visit-seal.ts); one History cannot vouch for goes nowhere.
         ...(entry.deliverTo ? { deliverTo: entry.deliverTo } : {}),
+        ...(entry.sealed ? { sealed: entry.sealed } : {}),
         ...leg,
       };
       const segments = rebuildSpoolManifest(join(spoolRoot, leg.sessionId), facts, now);

@@ -8,6 +8,7 @@ import { createEncounterHistory } from '../history/encounter-history';
 import { silentLogger } from '../ports';
 import { FakeClock } from '../testing/fake-clock';
 import { createNoteDraftStore } from './note-draft-store';
+import { createVisitSeal } from '../sealed/visit-seal';
 import { createVisitNotes, UNDO_FINISH_MS } from './visit-notes';
 
 const DR_A: DeliveryTarget = {
@@ -31,6 +32,7 @@ async function visitNotes(owner: () => Promise<DeliveryTarget> = async () => DR_
     storage: { location: 'memory', read: async () => stored, write: async (value) => void (stored = value) },
     log: silentLogger,
     onChange: () => undefined,
+    visitSeal: () => createVisitSeal(key),
   });
   history.record({ sessionId: 's1', encounterId: 'e1', kind: 'ambient', state: 'done', startedAt: 0 });
   const store = createNoteDraftStore({

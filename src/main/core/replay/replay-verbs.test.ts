@@ -12,9 +12,21 @@ import { createSignOutGate } from '../privacy/sign-out-gate';
 import { createAudioSpool } from '../spool/audio-spool';
 import { key, piecesOf, randomAudio, spoolOptions } from '../spool/spool.test-support';
 import { UserFacingError } from '../user-facing-error';
+import { createVisitSeal } from '../sealed/visit-seal';
 import { createReplay } from './replay-verbs';
 
 const MINE = 'dr-ames';
+const visitSeal = createVisitSeal(key);
+/** The visit as recorded by `providerId`, sealed as Start seals it (History believes nothing else). */
+const recordedBy = (sessionId: string, providerId: string) => {
+  const deliverTo = {
+    service: 'https://scribe.example',
+    partnerId: 'p1',
+    providerId,
+    model: 'bearer' as const,
+  };
+  return { deliverTo, sealed: visitSeal.seal(sessionId, { deliverTo }) };
+};
 
 /** A delivered visit of 2 s recorded by dr-ames, History and the replay verbs over it. */
 async function visitToPlay(settings: Partial<Settings> = {}) {
@@ -31,6 +43,7 @@ async function visitToPlay(settings: Partial<Settings> = {}) {
     ),
     log: silentLogger,
     onChange: () => undefined,
+    visitSeal: () => visitSeal,
   });
   const entry: HistoryEntry = {
     encounterId: 'bed12',
@@ -38,7 +51,7 @@ async function visitToPlay(settings: Partial<Settings> = {}) {
     kind: 'ambient',
     state: 'done',
     startedAt: 1_000,
-    deliverTo: { service: 'https://scribe.example', partnerId: 'p1', providerId: MINE },
+    ...recordedBy(options.sessionId, MINE),
   };
   history.record(entry);
   const gate = createSignOutGate();
@@ -90,10 +103,7 @@ describe('playing a visit back (recording.span)', () => {
 
   it('plays nothing of another clinician’s visit, nor of a visit History does not know', async () => {
     const { replay, history, sessionId } = await visitToPlay();
-    history.record({
-      sessionId,
-      deliverTo: { service: 'https://scribe.example', partnerId: 'p1', providerId: 'dr-other' },
-    });
+    history.record({ sessionId, ...recordedBy(sessionId, 'dr-other') });
     await expect(replay.span({ sessionId, fromMs: 0, toMs: 500 })).rejects.toThrow(/another clinician/);
     await expect(replay.span({ sessionId: 'unknown', fromMs: 0, toMs: 500 })).rejects.toThrow(
       'This app has no recording of that visit.',

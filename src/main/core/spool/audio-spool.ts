@@ -100,6 +100,8 @@ export interface SpoolOptions {
   visitSessionId?: string | undefined;
   /** Where the visit's audio may go (spool-manifest.ts); kept in the manifest. */
   deliverTo?: SpoolManifest['deliverTo'];
+  /** The visit's sealed owner and consent (visit-seal.ts); kept in the manifest. */
+  sealed?: string | undefined;
   now?: () => number;
   segmentAudioBytes?: number;
   /** For tests only: a disk that fails on demand. */
@@ -123,6 +125,7 @@ export function createAudioSpool(options: SpoolOptions): AudioSpool {
     kind: options.kind,
     ...(options.visitSessionId ? { visitSessionId: options.visitSessionId } : {}),
     ...(options.deliverTo ? { deliverTo: options.deliverTo } : {}),
+    ...(options.sealed ? { sealed: options.sealed } : {}),
     createdAt: now(),
     updatedAt: now(),
     state: 'recording',

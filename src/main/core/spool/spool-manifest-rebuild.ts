@@ -6,7 +6,7 @@ import { readRecordHeader, RECORD_HEADER_BYTES } from './spool-record';
 /** What History knows of a visit's leg, enough to name its spool again. */
 export type SpoolFacts = Pick<
   SpoolManifest,
-  'sessionId' | 'encounterId' | 'kind' | 'visitSessionId' | 'createdAt' | 'deliverTo'
+  'sessionId' | 'encounterId' | 'kind' | 'visitSessionId' | 'createdAt' | 'deliverTo' | 'sealed'
 >;
 
 const SEGMENT_NAME = /^segment-\d{6}\.spool$/;

@@ -35,6 +35,11 @@ const manifestSchema = z.object({
    * before issue 28, or the field deleted) is delivered nowhere (spooled-visits.ts).
    */
   deliverTo: deliveryTargetSchema.optional(),
+  /**
+   * The visit's owner and consent, sealed at Start (sealed/visit-seal.ts, bound to the main
+   * leg's session ID): `deliverTo` is read from it alone, so an edited one sends nothing anywhere.
+   */
+  sealed: z.string().max(8_000).optional(),
   state: z.enum(SPOOL_STATES),
   /** When finishing failed for a reason retrying alone cannot change (see AudioSpool.setFailed). */
   failedAt: z.number().optional(),
