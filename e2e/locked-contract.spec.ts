@@ -48,6 +48,9 @@ test('locked, then signed out: History, the links, the recorder and the clinicia
     const open = await callAsThePage(page, [['history.list'], ['visitLinks.get'], ['recorder.state']]);
     expect(open).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
     await page.reload();
+    // The reloaded window has its settings, and with them its idle timer, once the visit pane is
+    // ready: time moved on before then is time no timer counts (at half speed it came first).
+    await expect(page.getByTestId('recorder-state')).toHaveText('Ready to record', { timeout: 20_000 });
 
     await page.clock.fastForward('10:30');
     await expect(page.getByTestId('lock-screen')).toContainText('Only dr-gate can open it again.');

@@ -22,8 +22,11 @@ test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
 test.skip(({ target }) => target !== 'browser', 'the clipboard is granted to browser mode’s origin');
 
 /** The injected error: a dose in the physical exam, next to what the clinician did say there. */
-const SAID = 'blood pressure';
-const INJECTED = 'blood pressure, metformin 1000 mg,';
+// "Your blood pressure is one hundred twenty over eighty": the physical exam's sentence. Not the
+// earlier "Let me check your blood pressure", which a recognizer hearing a starved capture (half
+// speed) can word so that the note puts it in another section.
+const SAID = 'blood pressure is';
+const INJECTED = 'blood pressure, metformin 1000 mg, is';
 const FLAG = 'Check: 1000 mg: not in what was said';
 
 const physicalExam = (page: Page) =>
