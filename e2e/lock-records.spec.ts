@@ -85,7 +85,7 @@ test('item 2: the PIN’s entry deleted from the secrets file while the app is s
     await expect(
       page.getByRole('alert').filter({
         hasText:
-          'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PIN kept for them on this computer is missing.',
+          'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PINs on this computer were changed outside the app.',
       }),
     ).toBeVisible();
     await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
@@ -158,6 +158,58 @@ test('item 4: from the lock, Not you?, Sign out, the built-in demo with the same
         timeout: 20_000,
       },
     );
+  } finally {
+    await app.close();
+  }
+});
+
+test('item 2: an older copy of the secrets file put back while the app is stopped: its PINs are blocked, the wrong tries never given back', async ({
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const app = await launchOnPolicy(browser, (serviceUrl) => ({
+    serviceUrl,
+    partnerId: 'demo-bearer',
+    authModel: 'bearer',
+    partnerToken: 'sandbox-bearer-partner-token',
+    providerId: 'dr-kept',
+    demoAllowed: false,
+  }));
+  try {
+    const { page } = app;
+    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept', {
+      timeout: 20_000,
+    });
+    await choosePin(page, '2468');
+    // A copy of the secrets file, as a backup or a second user of the computer would keep it.
+    const file = join(app.dataDir, 'browser-secrets.json');
+    let copy = '';
+    await app.killAndStart(async () => {
+      copy = await readFile(file, 'utf8');
+    });
+    // Three wrong PINs at the lock: the third starts a wait.
+    for (const [pin, left] of [
+      ['1111', 9],
+      ['2222', 8],
+      ['3333', 7],
+    ] as const) {
+      await unlockWithPin(page, pin);
+      await expect(page.getByRole('alert')).toContainText(`${left} tries left`);
+    }
+
+    // Kill the app, put the copy back, start it: before, the lock offered all ten tries again.
+    await app.killAndStart(() => writeFile(file, copy));
+    await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in', { timeout: 20_000 });
+    // Killed while locked: before, the lock came back saying "0 tries left" to a PIN nothing could open.
+    await expect(page.getByTestId('lock-screen')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await expect(
+      page.getByRole('alert').filter({
+        hasText:
+          'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PINs on this computer were changed outside the app.',
+      }),
+    ).toBeVisible();
+    await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
   } finally {
     await app.close();
   }

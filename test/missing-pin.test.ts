@@ -51,6 +51,17 @@ async function drKeptRecordsHere(
   return { dir, secrets, here };
 }
 
+/**
+ * dr-kept's entry deleted from the PIN store in the secrets file, the rest of it as it was (a plain
+ * edit). The whole store deleted is another case: older than the last one written
+ * (unlock-pins.test.ts, e2e/lock-records.spec.ts).
+ */
+async function deleteDrKeptsPin(secrets: SecretBox): Promise<void> {
+  const store = JSON.parse((await secrets.get('unlock-pins'))!) as { generation: number; records: object };
+  expect(Object.keys(store.records)).toHaveLength(1);
+  await secrets.set('unlock-pins', JSON.stringify({ ...store, records: {} }));
+}
+
 const refusal = (verb: Parameters<typeof whatCoreSays>[1], payload?: unknown) =>
   whatCoreSays(core!, verb, payload);
 
@@ -62,22 +73,15 @@ it('a PIN deleted from the secrets file locks its clinician out, not in, until I
   await here.stop();
 
   // The app is not running; someone deletes the PIN's entry from the secrets file.
-  await secrets.delete('unlock-pins');
+  await deleteDrKeptsPin(secrets);
   core = await coreOn(dir, secrets);
-  const status = await callVerb<PrivacyStatus>(core, 'privacy.status');
-  expect(status, 'the lock: a PIN with no tries left, never Continue').toMatchObject({
-    locked: true,
-    unlockWith: 'pin',
-    pinTriesLeft: 0,
+  // Locked when it stopped: before, the lock came back with "0 tries left" for a PIN nothing could
+  // open (and only a PIN typed there signed it out). Now it starts signed out, never Continue.
+  expect(await callVerb<PrivacyStatus>(core, 'privacy.status')).toMatchObject({
+    locked: false,
     pinNeeded: false,
   });
-  expect(await refusal('results.get', { sessionId })).toBe(
-    'This window is locked: unlock it to open a visit.',
-  );
-  // Any PIN, the old one too: nothing is kept to check it against. The window signs out.
-  expect(await refusal('privacy.unlock', { pin: TEST_PIN })).toBe(
-    'The PIN kept for dr-kept on this computer is missing: this window signed out. Your IT admin enters the partner token again in Settings; then dr-kept signs in and chooses a new PIN.',
-  );
+  expect(await refusal('results.get', { sessionId })).toBe('You signed out: sign in to open a visit.');
   expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({ signedIn: false });
   expect(await refusal('notes.get', { sessionId })).toBe(
     'You signed out: sign in to see and keep your edits of this note.',
@@ -99,7 +103,7 @@ it('the app stopped without a lock: at the next start the clinician whose PIN is
   const { dir, secrets, here } = await drKeptRecordsHere('kept3');
   await here.stop();
 
-  await secrets.delete('unlock-pins');
+  await deleteDrKeptsPin(secrets);
   const log = captureLog();
   core = await createTestCoreOn(dir, secrets, { log });
   // Checked before anything else of the core exists: the sign-out is the record's (it threw a
@@ -133,4 +137,17 @@ it('a clinician new to this computer, with no visits here, chooses a PIN at the 
   );
   expect(await callVerb(here, 'privacy.setPin', { pin: '1357' })).toMatchObject({ pinNeeded: false });
   expect(await refusal('history.list')).toBe('answered');
+});
+
+it('the PIN store deleted while the app runs and the window is locked: a PIN typed there signs the window out and says why', async () => {
+  const { secrets, here } = await drKeptRecordsHere('kept4');
+  await callVerb(here, 'privacy.lock');
+  // The whole store, not an entry: it is older than the last one written (pin-generation.ts).
+  await secrets.delete('unlock-pins');
+  // Any PIN, the old one too: nothing is kept to check it against.
+  expect(await refusal('privacy.unlock', { pin: TEST_PIN })).toBe(
+    'The PINs on this computer were changed outside the app: this window signed out. Your IT admin enters the partner token again in Settings; then dr-kept signs in and chooses a new PIN.',
+  );
+  expect(await callVerb<AuthStatus>(here, 'auth.status')).toMatchObject({ signedIn: false });
+  expect(await callVerb<PrivacyStatus>(here, 'privacy.status')).toMatchObject({ locked: false });
 });

@@ -36,6 +36,7 @@ import { deliveryTargetOf } from './encounter/service-session';
 import { sameAccount } from '../../shared/delivery-target';
 import { failClosedOnMissingPin } from './privacy/missing-pin';
 import { createUnlockPins } from './privacy/unlock-pins';
+import { pinGenerationFile } from './privacy/pin-generation';
 import { gateEvents } from './privacy/event-gatekeeper';
 import { createWindowPrivacy } from './privacy/window-privacy';
 import { createReplay } from './replay/replay-verbs';
@@ -205,7 +206,13 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     log: deps.log,
   });
   const pins = failClosedOnMissingPin(
-    createUnlockPins({ secrets: deps.secrets, log: deps.log, now: () => deps.clock.now() }),
+    createUnlockPins({
+      secrets: deps.secrets,
+      // Outside the secret box, sealed: an older copy of the box is told from the last one written.
+      generation: pinGenerationFile(join(deps.appInfo.dataDirectory, 'pin-generation'), loadKey),
+      log: deps.log,
+      now: () => deps.clock.now(),
+    }),
     {
       // Any visit of theirs here, under whichever sign-in model: more visits, more often blocked.
       visitsHere: (clinician) =>

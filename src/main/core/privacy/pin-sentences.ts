@@ -24,3 +24,19 @@ function waitWords(ms: number): string {
 
 export const blockedSentence = (providerId: string) =>
   `Your IT admin enters the partner token again in Settings; then ${providerId} signs in and chooses a new PIN.`;
+
+/** Why a clinician's PIN cannot be tried: none kept for them, or the store was changed outside the app. */
+export const unusableSentence = (why: 'missing' | 'changed', providerId: string) =>
+  why === 'missing'
+    ? `The PIN kept for ${providerId} on this computer is missing`
+    : 'The PINs on this computer were changed outside the app';
+
+/** Sign in refused for a clinician whose PIN is blocked, and why. */
+export const signInBlockedSentence = (providerId: string, why: 'missing' | 'changed' | undefined) =>
+  `${providerId} cannot sign in here until your IT admin enters the partner token again in Settings: ${SIGN_IN_BLOCKED_BECAUSE[why ?? 'tries']}.`;
+
+const SIGN_IN_BLOCKED_BECAUSE = {
+  missing: 'the PIN kept for them on this computer is missing',
+  changed: 'the PINs on this computer were changed outside the app',
+  tries: 'too many wrong PINs',
+} as const;

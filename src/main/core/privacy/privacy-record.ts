@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UnlockMethod } from '../../../shared/contract';
 import { deliveryTargetSchema } from '../../../shared/delivery-target';
 
 /**
@@ -21,3 +22,12 @@ export const keptSchema = z.object({
   lockedFor: lockedForSchema.optional(),
 });
 export type Kept = z.infer<typeof keptSchema>;
+
+/** How the window's lock opens for a clinician now, with what the lock screen says of the PIN. */
+export interface UnlockHow {
+  with: UnlockMethod;
+  triesLeft?: number;
+  waitUntil?: number | undefined;
+  /** Blocked with nothing to try a PIN against: none kept, or an older store (pin-generation.ts). */
+  unusable?: 'missing' | 'changed';
+}

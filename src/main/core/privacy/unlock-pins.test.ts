@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { captureLog } from '../auth/testing/test-ports';
 import { createMemorySecretBox } from '../secrets/secret-box';
+import { pinGenerationInMemory } from './pin-generation';
 import { createUnlockPins, MAX_PIN_TRIES } from './unlock-pins';
 
 const here = { service: 'https://scribe.example.org', partnerId: 'acme', providerId: 'dr-x' };
@@ -8,13 +9,13 @@ const here = { service: 'https://scribe.example.org', partnerId: 'acme', provide
 describe('unlock PINs', () => {
   it('keeps a salted scrypt hash, never the PIN, and two clinicians with one PIN share no hash', async () => {
     const secrets = createMemorySecretBox();
-    const pins = createUnlockPins({ secrets, log: captureLog() });
+    const pins = createUnlockPins({ secrets, generation: pinGenerationInMemory(), log: captureLog() });
     await pins.set(here, '246810');
     await pins.set({ ...here, providerId: 'dr-y' }, '246810');
     const kept = (await secrets.get('unlock-pins'))!;
     expect(kept).not.toContain('246810');
     const records = Object.values(
-      JSON.parse(kept) as Record<string, { hash: string; salt: string; N: number }>,
+      (JSON.parse(kept) as { records: Record<string, { hash: string; salt: string; N: number }> }).records,
     );
     expect(records).toHaveLength(2);
     expect(records[0]!.hash).not.toBe(records[1]!.hash);
@@ -24,7 +25,12 @@ describe('unlock PINs', () => {
 
   it('slows wrong tries down before it blocks: after the third a wait of 30 s, doubling; the tenth blocks', async () => {
     let clock = 1_000_000;
-    const pins = createUnlockPins({ secrets: createMemorySecretBox(), log: captureLog(), now: () => clock });
+    const pins = createUnlockPins({
+      secrets: createMemorySecretBox(),
+      generation: pinGenerationInMemory(),
+      log: captureLog(),
+      now: () => clock,
+    });
     await pins.set(here, '1234');
     expect(await pins.check(here, '9999')).toEqual({ ok: false, triesLeft: 9 });
     expect(await pins.check(here, '9999')).toEqual({ ok: false, triesLeft: 8 });
@@ -60,7 +66,12 @@ describe('unlock PINs', () => {
 
   it('a right PIN before the third wrong one resets the count; racing checks each count or wait', async () => {
     const clock = 5_000;
-    const pins = createUnlockPins({ secrets: createMemorySecretBox(), log: captureLog(), now: () => clock });
+    const pins = createUnlockPins({
+      secrets: createMemorySecretBox(),
+      generation: pinGenerationInMemory(),
+      log: captureLog(),
+      now: () => clock,
+    });
     await pins.set(here, '1234');
     await pins.check(here, '9999');
     await pins.check(here, '9999');
@@ -80,7 +91,7 @@ describe('unlock PINs', () => {
     const secrets = createMemorySecretBox();
     await secrets.set('unlock-pins', '{ not json');
     const log = captureLog();
-    const pins = createUnlockPins({ secrets, log });
+    const pins = createUnlockPins({ secrets, generation: pinGenerationInMemory(), log });
     expect(await pins.state(here)).toEqual({ kind: 'blocked' });
     expect(await pins.check(here, '1234')).toEqual({ ok: false, triesLeft: 0 });
     await expect(pins.set(here, '1234')).rejects.toThrow('The stored PINs cannot be read');
@@ -95,6 +106,7 @@ describe('unlock PINs', () => {
     const inner = createMemorySecretBox();
     let clock = 0;
     const pins = createUnlockPins({
+      generation: pinGenerationInMemory(),
       secrets: {
         ...inner,
         get: (name) => inner.get(name),
@@ -120,5 +132,50 @@ describe('unlock PINs', () => {
     }
     expect(await pins.state(here)).toEqual({ kind: 'blocked' });
     expect(await pins.check(here, '1234')).toEqual({ ok: false, triesLeft: 0 });
+  });
+
+  it('an older copy of the store (restored), or the store gone since, blocks every PIN in it until the partner token is entered again (issue 39, item 2)', async () => {
+    const secrets = createMemorySecretBox();
+    const generation = pinGenerationInMemory();
+    const log = captureLog();
+    const pins = createUnlockPins({ secrets, generation, log });
+    await pins.set(here, '1234');
+    const copy = (await secrets.get('unlock-pins'))!;
+    for (let n = 0; n < 3; n++) await pins.check(here, '9999');
+    expect(await pins.state(here)).toMatchObject({ kind: 'set', triesLeft: 7 });
+
+    // The copy from before the wrong tries, put back: before, they were given back (and the wait).
+    await secrets.set('unlock-pins', copy);
+    expect(await pins.state(here)).toEqual({ kind: 'blocked', reason: 'changed' });
+    expect(await pins.check(here, '1234')).toEqual({ ok: false, triesLeft: 0 });
+    await expect(pins.set(here, '2468')).rejects.toThrow(
+      'The PINs on this computer were changed outside the app: ask your IT admin to enter the partner token again.',
+    );
+    expect(log.lines.map((line) => line.message)).toContain(
+      'privacy: the PIN store is older than the last one written; nobody unlocks with a PIN until IT acts',
+    );
+    // Deleted instead: the same.
+    await secrets.delete('unlock-pins');
+    expect(await pins.state(here)).toEqual({ kind: 'blocked', reason: 'changed' });
+
+    // IT enters the partner token: the store starts again, past both, and a new PIN can be chosen.
+    await pins.clearBlocked(here.service, here.partnerId);
+    expect(await pins.state(here)).toEqual({ kind: 'none' });
+    await pins.set(here, '2468');
+    expect(await pins.check(here, '2468')).toEqual({ ok: true });
+  });
+
+  it('a store written before the generation is read as it is, and carries one from its next write', async () => {
+    const secrets = createMemorySecretBox();
+    const generation = pinGenerationInMemory();
+    const before = createUnlockPins({ secrets, generation: pinGenerationInMemory(), log: captureLog() });
+    await before.set(here, '1234');
+    const { records } = JSON.parse((await secrets.get('unlock-pins'))!) as { records: unknown };
+    await secrets.set('unlock-pins', JSON.stringify(records));
+    const pins = createUnlockPins({ secrets, generation, log: captureLog() });
+    expect(await pins.check(here, '1234')).toEqual({ ok: true });
+    await pins.check(here, '9999');
+    expect(generation.value).toBe(1);
+    expect(JSON.parse((await secrets.get('unlock-pins'))!)).toMatchObject({ generation: 1 });
   });
 });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { DeliveryTarget } from '../../../shared/delivery-target';
 import type { Logger } from '../ports';
 import type { SecretBox } from '../secrets/secret-box';
+import type { PinGeneration } from './pin-generation';
 
 /**
  * The PIN that unlocks a window for a Bearer or Single Auth Token partner's clinician (issue 29).
@@ -67,17 +68,26 @@ const pinRecordSchema = z.object({
   blocked: z.boolean(),
 });
 type PinRecord = z.infer<typeof pinRecordSchema>;
-const pinFileSchema = z.record(z.string(), pinRecordSchema);
+const pinRecordsSchema = z.record(z.string(), pinRecordSchema);
+/**
+ * The store: its records and its generation (pin-generation.ts). A store written before the
+ * generation is the records alone.
+ */
+const pinFileSchema = z.union([
+  z.object({ generation: z.number().int().positive(), records: pinRecordsSchema }),
+  pinRecordsSchema.transform((records) => ({ generation: undefined, records })),
+]);
 
 export type PinState =
   | { kind: 'none' }
   /** `waitUntil`: no try is taken before then (epoch ms), after too many wrong ones. */
   | { kind: 'set'; triesLeft: number; waitUntil?: number }
   /**
-   * Too many wrong tries, or (`reason: 'missing'`) no PIN kept for a clinician who recorded here
-   * (missing-pin.ts): only entering the partner token again (IT) clears it.
+   * Too many wrong tries; no PIN kept for a clinician who recorded here (`reason: 'missing'`,
+   * missing-pin.ts); or a store older than the last one written, or missing since (`'changed'`,
+   * pin-generation.ts): only entering the partner token again (IT) clears it.
    */
-  | { kind: 'blocked'; reason?: 'missing' };
+  | { kind: 'blocked'; reason?: 'missing' | 'changed' };
 
 /**
  * A wrong PIN (`waitUntil`: the next try waits until then), or one given during a wait (`waiting`:
@@ -112,7 +122,13 @@ async function derive(pin: string, salt: Buffer, record: Pick<PinRecord, 'N' | '
   return scrypt(pin, salt, KEY_BYTES, { N: record.N, r: record.r, p: record.p, maxmem: SCRYPT.maxmem });
 }
 
-export function createUnlockPins(deps: { secrets: SecretBox; log: Logger; now?: () => number }): UnlockPins {
+export function createUnlockPins(deps: {
+  secrets: SecretBox;
+  /** The store's last generation, kept outside it (pin-generation.ts). */
+  generation: PinGeneration;
+  log: Logger;
+  now?: () => number;
+}): UnlockPins {
   const now = deps.now ?? Date.now;
   // One change at a time: two tries racing must both count.
   let queue: Promise<unknown> = Promise.resolve();
@@ -122,16 +138,55 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger; now?: 
     return next;
   };
 
-  /** Unreadable: every PIN counts as blocked (fails closed) until the partner token clears it. */
-  const read = async (): Promise<{ records: Record<string, PinRecord>; unreadable: boolean }> => {
+  interface Store {
+    records: Record<string, PinRecord>;
+    /** The highest generation known, the store's or the one kept outside it. */
+    generation: number;
+    /** Unreadable: every PIN counts as blocked (fails closed) until the partner token clears it. */
+    unreadable: boolean;
+    /** Older than the last store written, or gone since: blocked the same way, and said so. */
+    changed: boolean;
+  }
+  const read = async (): Promise<Store> => {
     const text = await deps.secrets.get(SECRET_NAME);
-    if (!text) return { records: {}, unreadable: false };
+    let last: number | undefined;
     try {
-      return { records: pinFileSchema.parse(JSON.parse(text)), unreadable: false };
+      last = await deps.generation.read();
     } catch {
-      deps.log.warn('privacy: the stored PINs could not be read; nobody unlocks with one until IT acts', {});
-      return { records: {}, unreadable: true };
+      deps.log.warn(
+        'privacy: the PIN store’s generation could not be read; nobody unlocks with a PIN until IT acts',
+        {},
+      );
+      return { records: {}, generation: 0, unreadable: true, changed: false };
     }
+    let stored: { generation: number | undefined; records: Record<string, PinRecord> } = {
+      generation: undefined,
+      records: {},
+    };
+    if (text) {
+      try {
+        stored = pinFileSchema.parse(JSON.parse(text));
+      } catch {
+        deps.log.warn(
+          'privacy: the stored PINs could not be read; nobody unlocks with one until IT acts',
+          {},
+        );
+        return { records: {}, generation: last ?? 0, unreadable: true, changed: false };
+      }
+    }
+    // An older copy of the store (restored from a backup), or none since one was written here.
+    const changed = last !== undefined && (stored.generation ?? 0) < last;
+    if (changed)
+      deps.log.warn(
+        'privacy: the PIN store is older than the last one written; nobody unlocks with a PIN until IT acts',
+        {},
+      );
+    return {
+      records: changed ? {} : stored.records,
+      generation: Math.max(stored.generation ?? 0, last ?? 0),
+      unreadable: false,
+      changed,
+    };
   };
   /**
    * Wrong tries of this run, kept beside the stored count: a store that cannot be written (a
@@ -149,12 +204,17 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger; now?: 
     const until = wrong.at + pinWaitMs(wrong.tries);
     return pinWaitMs(wrong.tries) > 0 && until > now() ? until : undefined;
   };
-  const write = (records: Record<string, PinRecord>) =>
-    deps.secrets.set(SECRET_NAME, JSON.stringify(records));
+  /** The store first, then its generation outside it: a crash between leaves the store newer, never older. */
+  const write = async (store: Pick<Store, 'generation'>, records: Record<string, PinRecord>) => {
+    const generation = store.generation + 1;
+    await deps.secrets.set(SECRET_NAME, JSON.stringify({ generation, records }));
+    await deps.generation.write(generation);
+  };
 
   return {
     async state(clinician) {
-      const { records, unreadable } = await read();
+      const { records, unreadable, changed } = await read();
+      if (changed) return { kind: 'blocked', reason: 'changed' };
       if (unreadable) return { kind: 'blocked' };
       const record = records[keyOf(clinician)];
       if (!record) return { kind: 'none' };
@@ -168,8 +228,13 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger; now?: 
       return serially(async () => {
         const salt = randomBytes(16);
         const hash = await derive(pin, salt, SCRYPT);
-        const { records, unreadable } = await read();
-        if (unreadable) throw new PinRuleError('The stored PINs cannot be read: ask your IT admin.');
+        const store = await read();
+        const { records } = store;
+        if (store.unreadable) throw new PinRuleError('The stored PINs cannot be read: ask your IT admin.');
+        if (store.changed)
+          throw new PinRuleError(
+            'The PINs on this computer were changed outside the app: ask your IT admin to enter the partner token again.',
+          );
         wrongThisRun.delete(keyOf(clinician));
         records[keyOf(clinician)] = {
           salt: salt.toString('base64'),
@@ -180,18 +245,19 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger; now?: 
           wrongTries: 0,
           blocked: false,
         };
-        await write(records);
+        await write(store, records);
         deps.log.info('privacy: a clinician chose a PIN for this computer', {});
       });
     },
     check(clinician, pin) {
       return serially(async (): Promise<PinCheck> => {
         const key = keyOf(clinician);
-        const { records, unreadable } = await read();
+        const store = await read();
+        const { records, unreadable } = store;
         const record = records[key];
         const wrong = wrongOf(key, record);
         const wrongBefore = wrong.tries;
-        if (unreadable || !record || record.blocked || wrongBefore >= MAX_PIN_TRIES)
+        if (unreadable || store.changed || !record || record.blocked || wrongBefore >= MAX_PIN_TRIES)
           return { ok: false, triesLeft: 0 };
         // Within a wait nothing is tried: not the right PIN either, so guessing gains nothing.
         const waiting = waitUntilOf(wrong);
@@ -204,7 +270,7 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger; now?: 
           wrongThisRun.delete(key);
           if (record.wrongTries > 0) {
             const { lastWrongAt: _forgotten, ...rest } = record;
-            await write({ ...records, [key]: { ...rest, wrongTries: 0 } });
+            await write(store, { ...records, [key]: { ...rest, wrongTries: 0 } });
           }
           return { ok: true };
         }
@@ -213,7 +279,7 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger; now?: 
         const at = now();
         wrongThisRun.set(key, { tries: wrongTries, at });
         const blocked = wrongTries >= MAX_PIN_TRIES;
-        await write({ ...records, [key]: { ...record, wrongTries, lastWrongAt: at, blocked } }).catch(
+        await write(store, { ...records, [key]: { ...record, wrongTries, lastWrongAt: at, blocked } }).catch(
           (error: unknown) =>
             deps.log.warn('privacy: a wrong PIN could not be counted in the store; counted for this run', {
               error: (error as Error).name,
@@ -226,7 +292,8 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger; now?: 
     },
     clearBlocked(service, partnerId) {
       return serially(async () => {
-        const { records, unreadable } = await read();
+        const store = await read();
+        const { records, unreadable, changed } = store;
         let cleared = 0;
         for (const [key, record] of Object.entries(records)) {
           const [recordService, recordPartner] = JSON.parse(key) as [string, string, string];
@@ -237,12 +304,14 @@ export function createUnlockPins(deps: { secrets: SecretBox; log: Logger; now?: 
             cleared += 1;
           }
         }
-        // An unreadable store is replaced by an empty one: every clinician chooses a PIN again.
-        if (cleared > 0 || unreadable) {
-          await write(records);
+        // An unreadable or changed store is replaced by an empty one (with a generation past both):
+        // every clinician chooses a PIN again.
+        if (cleared > 0 || unreadable || changed) {
+          await write(store, records);
           deps.log.info('privacy: blocked PINs cleared by the partner token', {
             clinicians: cleared,
             unreadable,
+            changed,
           });
         }
         return cleared;

@@ -1,12 +1,12 @@
-import type { PrivacyStatus, UnlockMethod } from '../../../shared/contract';
+import type { PrivacyStatus } from '../../../shared/contract';
 import type { DeliveryTarget } from '../../../shared/delivery-target';
 import type { AuthModel } from '../../../shared/settings';
 import type { JsonStorage, Logger } from '../ports';
 import { UserFacingError } from '../user-facing-error';
 import type { createSignOutGate } from './sign-out-gate';
-import { blockedSentence, wrongPinSentence } from './pin-sentences';
+import { blockedSentence, signInBlockedSentence, unusableSentence, wrongPinSentence } from './pin-sentences';
 import { PIN_RULE, PinRuleError, type UnlockPins } from './unlock-pins';
-import { keptSchema, type Kept, type LockedFor } from './privacy-record';
+import { keptSchema, type Kept, type LockedFor, type UnlockHow } from './privacy-record';
 
 /**
  * Who may open this window again (issue 29): the idle lock and Sign out, held by main and kept
@@ -94,9 +94,7 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
   /** PINs are for clinicians whose sign-in proves nothing: not the demo's, not a standard partner's. */
   const usesPin = (who: LockedFor) => !who.demo && who.model !== 'standard' && who.target.providerId !== '';
 
-  const method = async (
-    who: LockedFor,
-  ): Promise<{ with: UnlockMethod; triesLeft?: number; waitUntil?: number | undefined; missing?: true }> => {
+  const method = async (who: LockedFor): Promise<UnlockHow> => {
     // Nothing of a patient to protect: the demo's.
     if (who.demo) return { with: 'continue' };
     // A standard partner's clinician proves it at the IdP, even one whose name is not known.
@@ -106,7 +104,7 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
     const pin = await pins.state(who.target);
     if (pin.kind === 'set') return { with: 'pin', triesLeft: pin.triesLeft, waitUntil: pin.waitUntil };
     if (pin.kind === 'blocked')
-      return { with: 'pin', triesLeft: 0, ...(pin.reason === 'missing' ? { missing: true as const } : {}) };
+      return { with: 'pin', triesLeft: 0, ...(pin.reason ? { unusable: pin.reason } : {}) };
     // Never chose one (the window asks at the first sign-in): nothing to prove it with.
     return { with: 'continue' };
   };
@@ -245,6 +243,12 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
             ? lockedAsNow(deps.clinician())
             : kept.lockedFor,
         );
+      // Locked for a clinician whose PIN cannot be tried (none kept, or an older store): the lock
+      // showed "0 tries left". Signed out instead, as when it stopped unlocked (issue 39, item 2).
+      if (gate.locked() && lockedFor && usesPin(lockedFor)) {
+        const pin = await pins.state(lockedFor.target).catch(() => undefined);
+        if (pin?.kind === 'blocked' && pin.reason !== undefined) await signOutBlocked({ atStart: true });
+      }
       await lockForStoredSignIn().catch((error: unknown) =>
         log.warn('privacy: could not check for a kept sign-in at start', { error: (error as Error).name }),
       );
@@ -279,12 +283,13 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
         throw new UserFacingError('invalid_request', 'Enter your PIN to unlock this window.', [
           { field: 'pin', message: 'is required' },
         ]);
-      if (how.missing) {
-        // No PIN kept for a clinician who recorded here (missing-pin.ts): nothing to try it against.
+      if (how.unusable) {
+        // No PIN kept for a clinician who recorded here (missing-pin.ts), or a store older than the
+        // last one written (pin-generation.ts): nothing to try it against.
         await signOutBlocked();
         throw new UserFacingError(
           'invalid_request',
-          `The PIN kept for ${providerId} on this computer is missing: this window signed out. ${blockedSentence(providerId)}`,
+          `${unusableSentence(how.unusable, providerId)}: this window signed out. ${blockedSentence(providerId)}`,
           [{ field: 'pin', message: 'has nothing kept to be checked against' }],
         );
       }
@@ -341,11 +346,11 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
       const here = deps.clinician();
       if (usesPin(lockedAsNow(here))) {
         const pin = await pins.state(here.target);
+        // One sentence, said wherever Sign in was pressed (issue 37: it was refused silently).
         if (pin.kind === 'blocked')
           throw new UserFacingError(
             'invalid_request',
-            // One sentence, said wherever Sign in was pressed (issue 37: it was refused silently).
-            `${here.target.providerId} cannot sign in here until your IT admin enters the partner token again in Settings: ${pin.reason === 'missing' ? 'the PIN kept for them on this computer is missing' : 'too many wrong PINs'}.`,
+            signInBlockedSentence(here.target.providerId, pin.reason),
           );
         if (pin.kind === 'set') lockFor(lockedAsNow(here));
       }
