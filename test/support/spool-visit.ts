@@ -46,6 +46,10 @@ export async function waitFor(event: EventName, match: (p: Record<string, unknow
 }
 
 export async function startCore(dataDir?: string): Promise<void> {
+  // A new data directory is a new computer: no PIN store of the last one. The secret box is one
+  // for the file (so the tests read every spool with one key), but a PIN store without the data
+  // directory that counted its writes is an older copy, blocked (privacy/pin-generation.ts).
+  if (dataDir === undefined) await secrets.delete('unlock-pins');
   core = await createTestCore({
     secrets,
     recorderTiming: { autoPauseAfterMs: 1_000, captureStallMs: 5_000 },

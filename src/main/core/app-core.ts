@@ -17,7 +17,7 @@ import { createJsonFileStorage } from './json-file-storage';
 import type { SecretValues } from './logging/secret-values';
 import { startMaintenance } from './maintenance';
 import { loadSpoolKey } from './spool/spool-key';
-import { createVisitSeal, UNAVAILABLE_VISIT_SEAL } from './sealed/visit-seal';
+import { createVisitSeal, UNAVAILABLE_VISIT_SEAL, type VisitSeal } from './sealed/visit-seal';
 import type { Clock, JsonStorage, Logger } from './ports';
 import type { RecorderTiming } from './recorder/recorder-types';
 import { OIDC_SUBJECT_NAME, SECRET_NAMES, type SecretBox } from './secrets/secret-box';
@@ -117,11 +117,20 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   const events = gateEvents(createEventHub(), () => clinician.gate.open());
   // Loaded once; a failed load (keychain locked) is tried again at the next visit.
   let spoolKey: Promise<Uint8Array> | undefined;
+  // What vouches for each visit's owner and consent (sealed/visit-seal.ts): made with the spool
+  // key once it loads; until then one that opens nothing (every visit nobody's).
+  let visitSeal: VisitSeal = UNAVAILABLE_VISIT_SEAL;
   const loadKey = () =>
-    (spoolKey ??= loadSpoolKey(deps.secrets).catch((error: unknown) => {
-      spoolKey = undefined;
-      throw error;
-    }));
+    (spoolKey ??= loadSpoolKey(deps.secrets).then(
+      (key) => {
+        visitSeal = createVisitSeal(key);
+        return key;
+      },
+      (error: unknown) => {
+        spoolKey = undefined;
+        throw error;
+      },
+    ));
   const locator = createServiceLocator({
     dataDirectory: deps.appInfo.dataDirectory,
     log: deps.log,
@@ -155,14 +164,13 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     },
     onNotification: (sessionId) => encounters.wake(sessionId),
   });
-  // What vouches for each visit's owner and consent (sealed/visit-seal.ts): made with the spool key, or,
-  // where the keychain does not answer at start, one that opens nothing (every visit nobody's).
-  const visitSeal = await loadKey().then(createVisitSeal, (error: unknown) => {
-    deps.log.warn('visits: the spool key is not available; no visit opens this run', {
+  // History reads its seals as it loads: the key first (a keychain that does not answer leaves
+  // every visit nobody's until the key loads, at the next visit's Start).
+  await loadKey().catch((error: unknown) =>
+    deps.log.warn('visits: the spool key is not available; no visit opens until it is', {
       error: (error as Error).name,
-    });
-    return UNAVAILABLE_VISIT_SEAL;
-  });
+    }),
+  );
   const history = await createEncounterHistory({
     storage: createJsonFileStorage(join(deps.appInfo.dataDirectory, 'history.json'), deps.log),
     log: deps.log,

@@ -84,7 +84,13 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
         // The session of these settings may be signed in already (a partner token saved for the new
         // address signs in before the settings are): known now, or the lock would take the
         // clinician for not signed in, and their PIN step would never show.
-        clinician.observe(await authStatus());
+        clinician.observe(
+          await authStatus().catch((error: unknown) => {
+            // Not known (the demo did not start): taken for not signed in, which asks for no more.
+            deps.log.warn('settings: the sign-in status could not be read', { error: (error as Error).name });
+            return { model: saved.authModel, signedIn: false, signingIn: false, demo: false };
+          }),
+        );
         // Another clinician with a PIN here: locked before anything signs in as them.
         await privacy.clinicianChanged();
       }

@@ -51,6 +51,8 @@ describe('where a spooled visit goes (issue 39, item 6)', () => {
     expect(spooled.list()[0]).not.toHaveProperty('deliverTo');
     editManifest((manifest) => ({ ...manifest, sealed: `${sealed.slice(0, -4)}AAAA` }));
     expect(spooled.list()[0]).not.toHaveProperty('deliverTo');
+    // Nor passed on to History, whose own seal stays (history-after-restart.ts).
+    expect(spooled.list()[0]).not.toHaveProperty('sealed');
     const another = visitSeal.seal('another-session', {
       deliverTo: { ...OWNER, service: 'https://evil.example' },
     });

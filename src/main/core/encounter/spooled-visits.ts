@@ -81,7 +81,7 @@ export function elsewhereSentence(target: DeliveryTarget | undefined): string {
   return `This visit was recorded for ${describeTarget(target)}. It is sent only there: sign in as that provider on that service to finish it. Its audio stays on this computer until then, or until it is discarded.`;
 }
 
-/** A spool that does not say whose it is, or where it goes (a deleted `deliverTo`, or a version before issue 39). */
+/** A spool whose seal does not say whose it is (missing, edited, another key, or a version before issue 39). */
 const NO_OWNER =
   'This visit’s records do not say where its audio goes, so it is sent nowhere: it stays on this computer, sealed, until the retention sweep removes it.';
 
@@ -104,9 +104,9 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
 
   /** The owner the manifest's seal vouches for (never its plain `deliverTo`, a file anyone can edit). */
   function sealedFacts(manifest: SpoolManifest): Pick<UnfinishedVisit, 'deliverTo' | 'sealed'> {
-    if (manifest.sealed === undefined) return {};
     const facts = deps.spool?.visitSeal().open(manifest.sessionId, manifest.sealed);
-    return { sealed: manifest.sealed, ...(facts ? { deliverTo: facts.deliverTo } : {}) };
+    // One that does not open is not passed on: History keeps its own (history-after-restart.ts).
+    return facts ? { sealed: manifest.sealed!, deliverTo: facts.deliverTo } : {};
   }
 
   function list(): UnfinishedVisit[] {
@@ -255,8 +255,8 @@ export function createSpooledVisits(deps: SpooledVisitsDeps) {
 
   /**
    * A visit goes only to the service, partner, provider and sign-in model it was recorded for
-   * (issues 28 and 39): a changed address, another clinician signed in, or a spool that does not
-   * say where it goes (its `deliverTo` deleted) leaves it waiting with its audio, and says so.
+   * (issues 28 and 39): a changed address, another clinician signed in, or a spool whose seal does
+   * not say where it goes leaves it waiting with its audio, and says so.
    */
   async function refuseElsewhere(visit: UnfinishedVisit, session: ServiceSession): Promise<void> {
     if (visit.deliverTo === undefined) throw new UserFacingError('invalid_request', NO_OWNER);

@@ -23,7 +23,9 @@ export function createClinicianVisits(deps: {
     entry.deliverTo !== undefined && sameTarget(entry.deliverTo, deps.owner());
   return {
     mine,
-    visible: (entries: readonly HistoryEntry[]) => entries.filter(mine),
+    /** Theirs, as the window gets them: the seals stay in main (ciphertext, of no use to a page). */
+    visible: (entries: readonly HistoryEntry[]) =>
+      entries.filter(mine).map(({ sealed: _kept, ...entry }): HistoryEntry => entry),
     /** Refuses a visit of another owner, in one sentence that says who can open it. */
     requireMine(entry: HistoryEntry): void {
       if (mine(entry)) return;

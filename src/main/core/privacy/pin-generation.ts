@@ -4,15 +4,18 @@ import { createRecordSeal } from '../sealed/record-seal';
 
 /**
  * How many times the PIN store was written, kept outside it (issue 39, item 2). The PINs and their
- * wrong tries live in the secret box: in browser mode an owner-only JSON file, on the desktop a
- * file of keychain-encrypted values. Restoring an older copy of that file gave back the tries it
- * had then: ten wrong PINs, restore, ten more. So each write of the store carries a number that
- * only goes up, and the same number is written here, sealed (record-seal.ts) in the data
- * directory: a store whose number is lower than the last one written is an older copy, and every
- * PIN in it counts as blocked until IT enters the partner token again (unlock-pins.ts).
+ * wrong tries live in the secret box, on the desktop a file of keychain-encrypted values: nobody
+ * can write a value there without the keychain, but anyone can put back an older copy of the
+ * file, and with it the tries it had then (ten wrong PINs, restore, ten more). So each write of the
+ * store carries a number that only goes up, and the same number is written here, sealed
+ * (record-seal.ts) in the data directory: a store whose number is lower than the last one written,
+ * or this file gone while the store has a number, is an older copy, and every PIN in it counts as
+ * blocked until IT enters the partner token again (unlock-pins.ts).
  *
- * Restoring this file and the store together, from the same moment, is not detected: nothing a
- * user can copy can be told from the original without a counter outside the disk (a TPM's).
+ * Not detected: this file and the store put back together, from the same moment (nothing a user
+ * can copy can be told from the original without a counter outside the disk, a TPM's). Browser
+ * mode's secrets file is plain owner-only JSON holding the spool key too: its owner can edit
+ * anything in it, this included (browser mode is for development and tests).
  */
 export interface PinGeneration {
   /** The number last written; undefined when none was ever written here. Throws when unreadable. */
@@ -48,7 +51,7 @@ export function pinGenerationFile(file: string, spoolKey: () => Promise<Uint8Arr
   };
 }
 
-/** In memory, for tests and a store that lives in memory only. */
+/** In memory: for tests. */
 export function pinGenerationInMemory(): PinGeneration & { value?: number } {
   const held: { value?: number } = {};
   return {

@@ -152,7 +152,7 @@ describe('unlock PINs', () => {
       'The PINs on this computer were changed outside the app: ask your IT admin to enter the partner token again.',
     );
     expect(log.lines.map((line) => line.message)).toContain(
-      'privacy: the PIN store is older than the last one written; nobody unlocks with a PIN until IT acts',
+      'privacy: the PIN store is not the last one written; nobody unlocks with a PIN until IT acts',
     );
     // Deleted instead: the same.
     await secrets.delete('unlock-pins');
@@ -177,5 +177,38 @@ describe('unlock PINs', () => {
     await pins.check(here, '9999');
     expect(generation.value).toBe(1);
     expect(JSON.parse((await secrets.get('unlock-pins'))!)).toMatchObject({ generation: 1 });
+  });
+
+  it('the generation kept outside deleted, or unreadable, blocks the PINs the same way', async () => {
+    const secrets = createMemorySecretBox();
+    const generation = pinGenerationInMemory();
+    const pins = createUnlockPins({ secrets, generation, log: captureLog() });
+    await pins.set(here, '1234');
+    // Deleted (the store still has its number): an older store could be put back with it gone.
+    const deleted = createUnlockPins({ secrets, generation: pinGenerationInMemory(), log: captureLog() });
+    expect(await deleted.state(here)).toEqual({ kind: 'blocked', reason: 'changed' });
+    // Damaged, or sealed with a key that is gone.
+    const unreadable = createUnlockPins({
+      secrets,
+      generation: {
+        read: () => Promise.reject(new Error('not sealed by this app')),
+        write: (n) => generation.write(n),
+      },
+      log: captureLog(),
+    });
+    expect(await unreadable.state(here)).toEqual({ kind: 'blocked', reason: 'changed' });
+    // IT enters the partner token: a new store, and a generation that reads again.
+    await unreadable.clearBlocked(here.service, here.partnerId);
+    expect(await pins.state(here)).toEqual({ kind: 'none' });
+  });
+
+  it('a generation that cannot be read over a store with no PIN (no keyring: the key and the store went with the run) blocks nothing', async () => {
+    const pins = createUnlockPins({
+      secrets: createMemorySecretBox(),
+      generation: { read: () => Promise.reject(new Error('another key')), write: async () => undefined },
+      log: captureLog(),
+    });
+    expect(await pins.state(here)).toEqual({ kind: 'none' });
+    await pins.set(here, '1234');
   });
 });

@@ -149,16 +149,8 @@ export function createUnlockPins(deps: {
   }
   const read = async (): Promise<Store> => {
     const text = await deps.secrets.get(SECRET_NAME);
-    let last: number | undefined;
-    try {
-      last = await deps.generation.read();
-    } catch {
-      deps.log.warn(
-        'privacy: the PIN store’s generation could not be read; nobody unlocks with a PIN until IT acts',
-        {},
-      );
-      return { records: {}, generation: 0, unreadable: true, changed: false };
-    }
+    // Damaged, or sealed with a key that is gone: `null`, told apart from never written.
+    const last = await deps.generation.read().catch(() => null);
     let stored: { generation: number | undefined; records: Record<string, PinRecord> } = {
       generation: undefined,
       records: {},
@@ -174,11 +166,20 @@ export function createUnlockPins(deps: {
         return { records: {}, generation: last ?? 0, unreadable: true, changed: false };
       }
     }
-    // An older copy of the store (restored from a backup), or none since one was written here.
-    const changed = last !== undefined && (stored.generation ?? 0) < last;
+    const changed =
+      last === null
+        ? // A generation that cannot be read: PINs kept cannot be told from an older copy. None kept
+          // (a secret box that keeps nothing across runs took the key and the store with it): nothing
+          // to protect, and the next write starts the count again.
+          Object.keys(stored.records).length > 0
+        : // An older copy of the store (restored from a backup), none since one was written here, or
+          // a store with a generation whose record of it outside was deleted.
+          last !== undefined
+          ? (stored.generation ?? 0) < last
+          : stored.generation !== undefined;
     if (changed)
       deps.log.warn(
-        'privacy: the PIN store is older than the last one written; nobody unlocks with a PIN until IT acts',
+        'privacy: the PIN store is not the last one written; nobody unlocks with a PIN until IT acts',
         {},
       );
     return {

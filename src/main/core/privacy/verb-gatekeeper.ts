@@ -59,10 +59,14 @@ export function createVerbGatekeeper(deps: {
           deps.gate.refuseWhileSignedOut(gate.to);
           await refuseWithoutPin(gate.to, false);
           const sessionId = (payload as { sessionId?: unknown } | undefined)?.sessionId;
-          // The visit's own session, or its form-filling leg's (a form's feedback names that one).
+          // The visit's own session, or its form-filling leg's (a form's feedback names that one). Its
+          // own entry first: `formSessionId` is not sealed, so another visit's entry naming this
+          // session as its form leg (a file edited by hand) must not decide whose it is.
+          const entries = deps.history.list();
           const entry =
             typeof sessionId === 'string'
-              ? deps.history.list().find((e) => e.sessionId === sessionId || e.formSessionId === sessionId)
+              ? (entries.find((e) => e.sessionId === sessionId) ??
+                entries.find((e) => e.formSessionId === sessionId))
               : undefined;
           if (!entry)
             throw new UserFacingError('invalid_request', 'This app has no visit of that recording.');

@@ -46,8 +46,8 @@ export function createVisitSeal(spoolKey: Uint8Array): VisitSeal {
 }
 
 /**
- * Where the spool key could not be had (the keychain did not answer at start): nothing opens, so
- * every visit is nobody's this run; nothing can be recorded either (the spool needs the key).
+ * Until the spool key is had (the keychain did not answer at start): nothing opens, so every
+ * visit is nobody's until it loads; nothing is recorded meanwhile either (the spool needs the key).
  */
 export const UNAVAILABLE_VISIT_SEAL: VisitSeal = {
   seal() {

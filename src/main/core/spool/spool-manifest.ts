@@ -31,8 +31,8 @@ const manifestSchema = z.object({
   updatedAt: z.number(),
   /**
    * The service, partner, provider and sign-in model the visit was recorded for (issues 28 and
-   * 39): its audio is only ever delivered there, as that provider. A spool without it (a version
-   * before issue 28, or the field deleted) is delivered nowhere (spooled-visits.ts).
+   * 39), as written at Start: kept for a person reading the file. What the app believes is
+   * `sealed` alone (spooled-visits.ts): a spool whose seal does not open is delivered nowhere.
    */
   deliverTo: deliveryTargetSchema.optional(),
   /**
