@@ -1,8 +1,14 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
-import { launchOnPolicy, signInAtIdp, standardPolicy } from './support/policy-app';
-import { choosePin, openSettings, recordVisit, unlockWithPin, untilRecorded } from './support/workspace';
+import { bearerPolicy, launchOnPolicy, signInAtIdp, standardPolicy } from './support/policy-app';
+import {
+  openSettings,
+  recordVisit,
+  signedInWithPin,
+  unlockWithPin,
+  untilRecorded,
+} from './support/workspace';
 
 /**
  * Issue 39: no file a user can edit undoes the lock. Each test does to the app's files, with the
@@ -49,20 +55,10 @@ test('item 2: the PIN’s entry deleted from the secrets file while the app is s
   browser,
 }) => {
   test.setTimeout(180_000);
-  const app = await launchOnPolicy(browser, (serviceUrl) => ({
-    serviceUrl,
-    partnerId: 'demo-bearer',
-    authModel: 'bearer',
-    partnerToken: 'sandbox-bearer-partner-token',
-    providerId: 'dr-kept',
-    demoAllowed: false,
-  }));
+  const app = await launchOnPolicy(browser, bearerPolicy('dr-kept', { demoAllowed: false }));
   try {
     const { page } = app;
-    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept', {
-      timeout: 20_000,
-    });
-    await choosePin(page, '2468');
+    await signedInWithPin(page, 'dr-kept');
     await recordVisit(page, 'kept1', 3);
 
     // Kill the app; delete the PIN's entry from the secrets file (browser mode's owner-only JSON, as
@@ -100,19 +96,10 @@ test('item 4: from the lock, Not you?, Sign out, the built-in demo with the same
 }) => {
   test.setTimeout(180_000);
   // IT's defaults, nothing locked: anyone at the keyboard may point Settings at the demo.
-  const app = await launchOnPolicy(browser, (serviceUrl) => ({
-    serviceUrl,
-    partnerId: 'demo-bearer',
-    authModel: 'bearer',
-    partnerToken: 'sandbox-bearer-partner-token',
-    providerId: 'dr-kept',
-  }));
+  const app = await launchOnPolicy(browser, bearerPolicy('dr-kept'));
   try {
     const { page } = app;
-    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept', {
-      timeout: 20_000,
-    });
-    await choosePin(page, '2468');
+    await signedInWithPin(page, 'dr-kept');
     // A visit the app is killed in: its audio waits in the spool, unsent.
     await page.getByLabel('Encounter ID').fill('kept4');
     await page.getByRole('button', { name: 'Start recording' }).click();
@@ -167,20 +154,10 @@ test('item 2: an older copy of the secrets file put back while the app is stoppe
   browser,
 }) => {
   test.setTimeout(180_000);
-  const app = await launchOnPolicy(browser, (serviceUrl) => ({
-    serviceUrl,
-    partnerId: 'demo-bearer',
-    authModel: 'bearer',
-    partnerToken: 'sandbox-bearer-partner-token',
-    providerId: 'dr-kept',
-    demoAllowed: false,
-  }));
+  const app = await launchOnPolicy(browser, bearerPolicy('dr-kept', { demoAllowed: false }));
   try {
     const { page } = app;
-    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept', {
-      timeout: 20_000,
-    });
-    await choosePin(page, '2468');
+    await signedInWithPin(page, 'dr-kept');
     // A copy of the secrets file, as a backup or a second user of the computer would keep it.
     const file = join(app.dataDir, 'browser-secrets.json');
     let copy = '';

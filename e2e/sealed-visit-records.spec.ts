@@ -3,8 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxProcess, type SandboxProcess } from '../sandbox/test-support/sandbox-process';
 import { expect, test } from './support/fixtures';
-import { launchOnPolicy } from './support/policy-app';
-import { choosePin, openSettings, recordVisit, unlockWithPin, untilRecorded } from './support/workspace';
+import { bearerPolicy, launchOnPolicy } from './support/policy-app';
+import {
+  choosePin,
+  openSettings,
+  recordVisit,
+  signedInWithPin,
+  unlockWithPin,
+  untilRecorded,
+} from './support/workspace';
 
 /**
  * Issue 39, item 6: where a visit's audio goes, and the patient's consent, are what the app sealed
@@ -18,14 +25,6 @@ test.skip(
   'the app is killed and its files edited between two launches',
 );
 test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
-
-const bearerPolicy = (serviceUrl: string) => ({
-  serviceUrl,
-  partnerId: 'demo-bearer',
-  authModel: 'bearer',
-  partnerToken: 'sandbox-bearer-partner-token',
-  providerId: 'dr-kept',
-});
 
 type Json = Record<string, unknown>;
 /** Rewrites a JSON file in place (one not written yet reads as `{}`). */
@@ -50,13 +49,10 @@ test('item 6: deliverTo rewritten in the spool and History to another server, Se
   otherDir = await mkdtemp(join(tmpdir(), 'scribe-other-service-'));
   // Another working service (it takes the same partner token): a host an attacker controls.
   other = await startSandboxProcess({ dataDir: otherDir, timeScale: 0.25, asr: 'energy' });
-  const app = await launchOnPolicy(browser, bearerPolicy);
+  const app = await launchOnPolicy(browser, bearerPolicy('dr-kept'));
   try {
     const { page } = app;
-    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept', {
-      timeout: 20_000,
-    });
-    await choosePin(page, '2468');
+    await signedInWithPin(page, 'dr-kept');
     await page.getByLabel('Encounter ID').fill('sealed6');
     await page.getByRole('button', { name: 'Start recording' }).click();
     await untilRecorded(page, 3, 30_000);
@@ -109,15 +105,12 @@ test('item 6: a consent added to history.json by hand shows nowhere: not in the 
   browser,
 }) => {
   test.setTimeout(180_000);
-  const app = await launchOnPolicy(browser, bearerPolicy);
+  const app = await launchOnPolicy(browser, bearerPolicy('dr-kept'));
   try {
     const { page } = app;
     // Every address the app will have (it moves at the restart): Copy all writes, the test reads.
     await page.context().grantPermissions(['microphone', 'clipboard-read', 'clipboard-write']);
-    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept', {
-      timeout: 20_000,
-    });
-    await choosePin(page, '2468');
+    await signedInWithPin(page, 'dr-kept');
     await recordVisit(page, 'plain6', 4);
     await expect(page.getByTestId('note-consent')).toHaveCount(0);
 

@@ -92,3 +92,18 @@ export async function signInAtIdp(page: Page, button: string, username: string):
   await expect(idp.getByRole('heading', { name: 'Sign-in complete' })).toBeVisible();
   await idp.close();
 }
+
+/**
+ * A bearer partner of the sandbox as its own process, signing in as `providerId`: IT's defaults,
+ * nothing locked, unless `extra` says otherwise.
+ */
+export const bearerPolicy =
+  (providerId: string, extra: Record<string, unknown> = {}) =>
+  (serviceUrl: string) => ({
+    serviceUrl,
+    partnerId: 'demo-bearer',
+    authModel: 'bearer',
+    partnerToken: 'sandbox-bearer-partner-token',
+    providerId,
+    ...extra,
+  });

@@ -50,6 +50,14 @@ export async function choosePin(page: Page, pin = '2468'): Promise<void> {
   await expect(page.getByTestId('pin-setup')).toHaveCount(0);
 }
 
+/** Signed in as `providerId` at the app's first launch, who chooses `pin` for this computer. */
+export async function signedInWithPin(page: Page, providerId: string, pin = '2468'): Promise<void> {
+  await expect(page.getByTestId('sign-in-state')).toContainText(`Signed in as ${providerId}`, {
+    timeout: 20_000,
+  });
+  await choosePin(page, pin);
+}
+
 /** The locked window's PIN, typed and sent. */
 export async function unlockWithPin(page: Page, pin: string): Promise<void> {
   await page.getByTestId('pin').fill(pin);
