@@ -2,6 +2,7 @@
 // bundles next to the app, never from a CDN (the CSP allows only 'self', and the app must work offline).
 import sileroModelUrl from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url';
 import ortWasmUrl from 'onnxruntime-web/ort-wasm-simd-threaded.wasm?url';
+import { Silero, type Model } from '@ricky0123/vad-web/dist/models';
 import * as ort from 'onnxruntime-web/wasm';
 import { SpeechDetector } from './speech-detector';
 import { DEFAULT_SPEECH_DETECTOR_OPTIONS, type SpeechDetectorOptions } from './speech-detector-options';
@@ -23,12 +24,26 @@ function configureOrt(): void {
   ort.env.wasm.wasmPaths = { wasm: ortWasmUrl };
 }
 
+async function modelBytes(): Promise<ArrayBuffer> {
+  const response = await fetch(sileroModelUrl);
+  if (!response.ok) throw new Error(`Could not load the speech model (HTTP ${response.status})`);
+  return response.arrayBuffer();
+}
+
 /** Loads the model bundled with the app and returns a ready detector. */
 export async function loadSpeechDetector(
   options: SpeechDetectorOptions = DEFAULT_SPEECH_DETECTOR_OPTIONS,
 ): Promise<SpeechDetector> {
   configureOrt();
-  const response = await fetch(sileroModelUrl);
-  if (!response.ok) throw new Error(`Could not load the speech model (HTTP ${response.status})`);
-  return SpeechDetector.create({ ort, modelBytes: await response.arrayBuffer(), options });
+  return SpeechDetector.create({ ort, modelBytes: await modelBytes(), options });
+}
+
+/**
+ * A session of the bundled model, not yet used: the costly part of a detector, made ahead of the
+ * visit that will use it (`SpeechDetector.fromModel`).
+ */
+export async function loadSileroModel(): Promise<Model> {
+  configureOrt();
+  const bytes = await modelBytes();
+  return Silero.new(ort, () => Promise.resolve(bytes));
 }

@@ -1,4 +1,5 @@
 import modelUrl from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url&inline';
+import { Silero } from '@ricky0123/vad-web/dist/models';
 import * as ort from 'onnxruntime-web/wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fixture from '../../../../e2e/fixtures/conversation.turns.json';
@@ -331,6 +332,25 @@ describe('SpeechDetector mechanics', () => {
     const half = verdicts.length / 2;
     expect(verdicts.slice(half)).toEqual(verdicts.slice(0, half));
     await vad.dispose();
+  });
+
+  it('on a session made ahead (the worker’s next visit), answers as a detector made at once', async () => {
+    const session = await Silero.new(ort, () => Promise.resolve(modelBytes));
+    const ahead = SpeechDetector.fromModel(session);
+    const { verdicts } = await classifyInBlocks(ahead, opening, [SILERO_FRAME_SAMPLES]);
+    await ahead.dispose();
+    expect(verdicts).toEqual(perFrame);
+  });
+
+  it('refuses unusable options on a session made ahead, and leaves the session to its owner', async () => {
+    const session = await Silero.new(ort, () => Promise.resolve(modelBytes));
+    expect(() =>
+      SpeechDetector.fromModel(session, { ...DEFAULT_SPEECH_DETECTOR_OPTIONS, redemptionMs: -1 }),
+    ).toThrow(/Speech end delay must be between 0 and 5000 ms/);
+    const usable = SpeechDetector.fromModel(session);
+    const { verdicts } = await classifyInBlocks(usable, opening, [SILERO_FRAME_SAMPLES]);
+    await usable.dispose();
+    expect(verdicts).toEqual(perFrame);
   });
 
   it('finishes queued work before releasing the model, and refuses work after', async () => {

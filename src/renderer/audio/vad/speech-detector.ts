@@ -34,6 +34,11 @@ const GATE_PEAK = 10 ** (ENERGY_GATE_DBFS / 20);
 const GATE_AFTER_QUIET_FRAMES = 4;
 const SILENCE: SpeechProbabilities = { isSpeech: 0, notSpeech: 1 };
 
+function checkOptions(options: SpeechDetectorOptions): void {
+  const problems = validateSpeechDetectorOptions(options);
+  if (problems.length > 0) throw new RangeError(`Speech detector options: ${problems.join('; ')}`);
+}
+
 /** The verdict for one chunk. */
 export interface ChunkVerdict {
   /** The detector was inside a speech segment (speech, or a pause shorter than the redemption). */
@@ -87,10 +92,21 @@ export class SpeechDetector {
     options = DEFAULT_SPEECH_DETECTOR_OPTIONS,
     noEnergyGate = false,
   }: SpeechDetectorInit): Promise<SpeechDetector> {
-    const problems = validateSpeechDetectorOptions(options);
-    if (problems.length > 0) throw new RangeError(`Speech detector options: ${problems.join('; ')}`);
+    checkOptions(options);
     const model = await Silero.new(ort, () => Promise.resolve(modelBytes));
     return new SpeechDetector(model, options, !noEnergyGate);
+  }
+
+  /**
+   * A detector on a model session made earlier and never used (its state is fresh); the detector
+   * owns it from here. Throws, the session untouched, if the options are not usable.
+   */
+  static fromModel(
+    model: Model,
+    options: SpeechDetectorOptions = DEFAULT_SPEECH_DETECTOR_OPTIONS,
+  ): SpeechDetector {
+    checkOptions(options);
+    return new SpeechDetector(model, options, true);
   }
 
   private constructor(model: Model, options: SpeechDetectorOptions, gate: boolean) {

@@ -4,9 +4,11 @@
 // clock froze, and until it was made the microphone stayed closed. In a worker the page opens the
 // microphone at once and goes on sending chunks while the model loads (flagged as speech until
 // then, so nothing is paused away).
+import type { Model } from '@ricky0123/vad-web/dist/models';
 import type { FromSpeechWorker, ToSpeechWorker } from './speech-worker-messages';
-import { loadSpeechDetector } from './load-silero';
-import type { SpeechDetector } from './speech-detector';
+import { loadSileroModel, loadSpeechDetector } from './load-silero';
+import { SpeechDetector } from './speech-detector';
+import type { SpeechDetectorOptions } from './speech-detector-options';
 
 /** The names of a dedicated worker's scope this file uses (the renderer's types are the page's). */
 interface WorkerScope {
@@ -16,24 +18,76 @@ interface WorkerScope {
 }
 const scope = self as unknown as WorkerScope;
 
+/**
+ * Seconds of noise the warm-up's detector classifies. V8 compiles WebAssembly at its top tier only
+ * once a function has run for a while; without this, that compiling (0.8 s of a core at half speed)
+ * came in a visit's third second, and the fake microphone it starved filled the audio with zeros.
+ */
+const WARM_UP_SECONDS = 3;
+
 let detector: Promise<SpeechDetector> | undefined;
 /**
- * A detector made and let go as soon as the worker starts ('warm'): it compiles onnxruntime's
- * WebAssembly and the model, seconds of CPU on a busy laptop, while nothing records. The visit's
- * own detector ('load') then only makes its session.
+ * The next visit's model session, made while nothing records. Making it at Start took the CPU the
+ * microphone needed in the capture's first second (issue 36: a trace at half speed showed V8
+ * compiling the session's code then), so it is made after the warm-up and after each release.
  */
+let nextModel: Promise<Model> | undefined;
+/** The warm-up ('warm'): onnxruntime's WebAssembly and the model compiled, then the next session. */
 let warmed: Promise<unknown> = Promise.resolve();
+/**
+ * A visit asked for its model ('load'). A visit that starts while the warm-up still runs needs the
+ * CPU for its microphone's first seconds: the warm-up stops classifying noise and makes no session
+ * ahead, and the visit's own session is made at once.
+ */
+let visitAsked = false;
 const answer = (message: FromSpeechWorker) => scope.postMessage(message);
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Compiles the runtime and the model, and runs the model long enough to compile its inference. */
+async function warmUp(): Promise<void> {
+  const warm = await loadSpeechDetector();
+  const noise = new Float32Array(1_600);
+  for (let chunk = 0; chunk < WARM_UP_SECONDS * 10 && !visitAsked; chunk++) {
+    // Loud enough that the energy gate lets every frame through to the model.
+    for (let k = 0; k < noise.length; k++) noise[k] = (Math.random() - 0.5) * 0.2;
+    await warm.classify(noise);
+  }
+  await warm.dispose();
+}
+
+function makeNextModel(): void {
+  nextModel ??= loadSileroModel();
+  // A session that failed is made again at load, which then answers for the failure.
+  nextModel.catch(() => undefined);
+}
+
+/** The visit's detector: on the session made ahead where there is one, else on a new one. */
+async function detectorFor(options: SpeechDetectorOptions | undefined): Promise<SpeechDetector> {
+  const made = nextModel;
+  nextModel = undefined;
+  const model = await made?.catch(() => undefined);
+  if (!model) return loadSpeechDetector(options);
+  try {
+    return SpeechDetector.fromModel(model, options);
+  } catch (error) {
+    await model.release();
+    throw error;
+  }
+}
 
 scope.onmessage = ({ data }) => {
   switch (data.type) {
     case 'warm':
-      warmed = loadSpeechDetector().then((warm) => warm.dispose());
+      warmed = warmUp()
+        .catch(() => undefined)
+        .then(() => {
+          if (!visitAsked) makeNextModel();
+        });
       return;
     case 'load':
+      visitAsked = true;
       // After the warm-up, whether it worked or not (a failed one is tried again here).
-      detector = warmed.catch(() => undefined).then(() => loadSpeechDetector(data.options));
+      detector = warmed.catch(() => undefined).then(() => detectorFor(data.options));
       detector.then(
         () => answer({ type: 'ready' }),
         (error: unknown) => answer({ type: 'failed', message: reason(error) }),
@@ -50,13 +104,15 @@ scope.onmessage = ({ data }) => {
       return;
     case 'release': {
       // The model's state goes with its session; onnxruntime's compiled WebAssembly stays, so the
-      // next visit in this worker only makes a session (the page ends a worker it does not keep).
+      // next visit in this worker only needs a session, made here once this one is let go (the
+      // page ends a worker it does not keep).
       const releasing = detector;
       detector = undefined;
       void (releasing ?? Promise.resolve(undefined))
         .then((loaded) => loaded?.dispose())
         .catch(() => undefined)
-        .then(() => answer({ type: 'released' }));
+        .then(() => answer({ type: 'released' }))
+        .then(makeNextModel);
       return;
     }
   }
