@@ -342,6 +342,18 @@ describe('SpeechDetector mechanics', () => {
     expect(verdicts).toEqual(perFrame);
   });
 
+  it('on a session that heard other audio (the warm-up’s), answers as a fresh one', async () => {
+    const session = await Silero.new(ort, () => Promise.resolve(modelBytes));
+    const warm = SpeechDetector.fromModel(session);
+    const noise = new Float32Array(FRAME_SAMPLES);
+    for (let k = 0; k < noise.length; k++) noise[k] = Math.sin(k * 0.37) * 0.1;
+    for (let chunk = 0; chunk < 30; chunk++) await warm.classify(noise);
+    const visit = SpeechDetector.fromModel(session);
+    const { verdicts } = await classifyInBlocks(visit, opening, [SILERO_FRAME_SAMPLES]);
+    await visit.dispose();
+    expect(verdicts).toEqual(perFrame);
+  });
+
   it('refuses unusable options on a session made ahead, and leaves the session to its owner', async () => {
     const session = await Silero.new(ort, () => Promise.resolve(modelBytes));
     expect(() =>

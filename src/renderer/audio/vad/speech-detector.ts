@@ -98,8 +98,10 @@ export class SpeechDetector {
   }
 
   /**
-   * A detector on a model session made earlier and never used (its state is fresh); the detector
-   * owns it from here. Throws, the session untouched, if the options are not usable.
+   * A detector on a model session made earlier; the detector owns it from here. The session's state
+   * starts afresh (the FrameProcessor resets the model as it is made), so a session that has heard
+   * other audio, the worker's warm-up, answers as a new one. Throws, the session untouched, if the
+   * options are not usable.
    */
   static fromModel(
     model: Model,

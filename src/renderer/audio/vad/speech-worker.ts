@@ -27,32 +27,39 @@ const WARM_UP_SECONDS = 3;
 
 let detector: Promise<SpeechDetector> | undefined;
 /**
- * The next visit's model session, made while nothing records. Making it at Start took the CPU the
- * microphone needed in the capture's first second (issue 36: a trace at half speed showed V8
- * compiling the session's code then), so it is made after the warm-up and after each release.
+ * The next visit's model session, made while nothing records: the warm-up's own, its state cleared,
+ * and after each release a new one. Making it at Start took the CPU the microphone needed in the
+ * capture's first second (issue 36: a trace at half speed showed V8 compiling the session's code
+ * then).
  */
 let nextModel: Promise<Model> | undefined;
-/** The warm-up ('warm'): onnxruntime's WebAssembly and the model compiled, then the next session. */
+/** The warm-up ('warm'): onnxruntime's WebAssembly and the model compiled, its session kept. */
 let warmed: Promise<unknown> = Promise.resolve();
 /**
  * A visit asked for its model ('load'). A visit that starts while the warm-up still runs needs the
- * CPU for its microphone's first seconds: the warm-up stops classifying noise and makes no session
- * ahead, and the visit's own session is made at once.
+ * CPU for its microphone's first seconds: the warm-up stops classifying noise and hands its session
+ * over as soon as it is made.
  */
 let visitAsked = false;
 const answer = (message: FromSpeechWorker) => scope.postMessage(message);
 const reason = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** Compiles the runtime and the model, and runs the model long enough to compile its inference. */
+/**
+ * Compiles the runtime and the model, runs the model long enough to compile its inference, and
+ * keeps the session for the next visit.
+ */
 async function warmUp(): Promise<void> {
-  const warm = await loadSpeechDetector();
+  const model = await loadSileroModel();
+  const warm = SpeechDetector.fromModel(model);
   const noise = new Float32Array(1_600);
   for (let chunk = 0; chunk < WARM_UP_SECONDS * 10 && !visitAsked; chunk++) {
     // Loud enough that the energy gate lets every frame through to the model.
     for (let k = 0; k < noise.length; k++) noise[k] = (Math.random() - 0.5) * 0.2;
     await warm.classify(noise);
   }
-  await warm.dispose();
+  // The noise's detector is dropped, not disposed: disposing would release the session. The
+  // visit's detector starts the session's state afresh (SpeechDetector.fromModel).
+  nextModel = Promise.resolve(model);
 }
 
 function makeNextModel(): void {
@@ -78,11 +85,8 @@ async function detectorFor(options: SpeechDetectorOptions | undefined): Promise<
 scope.onmessage = ({ data }) => {
   switch (data.type) {
     case 'warm':
-      warmed = warmUp()
-        .catch(() => undefined)
-        .then(() => {
-          if (!visitAsked) makeNextModel();
-        });
+      // A warm-up that failed leaves no session: the visit's load makes one, or says why not.
+      warmed = warmUp().catch(() => undefined);
       return;
     case 'load':
       visitAsked = true;
