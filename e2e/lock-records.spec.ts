@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
 import { bearerPolicy, launchOnPolicy, signInAtIdp, standardPolicy } from './support/policy-app';
 import {
+  chooseFromMenu,
   openSettings,
   recordVisit,
   signedInWithPin,
@@ -187,6 +188,41 @@ test('item 2: an older copy of the secrets file put back while the app is stoppe
       }),
     ).toBeVisible();
     await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
+  } finally {
+    await app.close();
+  }
+});
+
+test('the lock’s record: an older copy of privacy.json put back after Sign out still owes the password at the IdP', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const app = await launchOnPolicy(browser, standardPolicy);
+  try {
+    const { page } = app;
+    const state = page.getByTestId('sign-in-state');
+    await signInAtIdp(page, 'Sign in', 'dr-morning');
+    await expect(state).toContainText('Signed in as dr-morning', { timeout: 20_000 });
+    // A copy of privacy.json while nothing is owed, as a backup would keep it.
+    const file = join(app.dataDir, 'privacy.json');
+    const copy = await readFile(file, 'utf8');
+    await chooseFromMenu(page, 'Sign out');
+    await expect(state).toHaveText('Not signed in');
+
+    // Kill the app, put the copy back, start it, Sign in: before, this browser's IdP session of
+    // dr-morning signed straight in ("Sign-in complete") with no password asked.
+    await app.killAndStart(() => writeFile(file, copy));
+    await expect(state).toHaveText('Not signed in', { timeout: 20_000 });
+    const popup = page.context().waitForEvent('page');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    const idp = await popup;
+    await expect(idp.getByLabel('Username')).toBeVisible();
+    await expect(idp.getByRole('heading', { name: 'Sign-in complete' })).toHaveCount(0);
+    await idp.getByLabel('Username').fill('dr-afternoon');
+    await idp.getByRole('button', { name: 'Sign in' }).click();
+    await expect(idp.getByRole('heading', { name: 'Sign-in complete' })).toBeVisible();
+    await idp.close();
+    await expect(state).toContainText('Signed in as dr-afternoon');
   } finally {
     await app.close();
   }

@@ -37,6 +37,8 @@ import { sameAccount } from '../../shared/delivery-target';
 import { failClosedOnMissingPin } from './privacy/missing-pin';
 import { createUnlockPins } from './privacy/unlock-pins';
 import { pinGenerationFile } from './privacy/pin-generation';
+import { recordGenerationFile } from './sealed/record-generation';
+import { sealedJsonStorage } from './sealed/sealed-json-storage';
 import { gateEvents } from './privacy/event-gatekeeper';
 import { createWindowPrivacy } from './privacy/window-privacy';
 import { createReplay } from './replay/replay-verbs';
@@ -233,7 +235,19 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   const privacy = createWindowPrivacy({
     gate: signOutGate,
     pins,
-    storage: createJsonFileStorage(join(deps.appInfo.dataDirectory, 'privacy.json'), deps.log),
+    // Sealed and counted: a copy edited, or put back from before, reads as missing (fails closed).
+    storage: sealedJsonStorage(
+      createJsonFileStorage(join(deps.appInfo.dataDirectory, 'privacy.json'), deps.log),
+      {
+        purpose: 'privacy record',
+        spoolKey: loadKey,
+        generation: recordGenerationFile(join(deps.appInfo.dataDirectory, 'privacy-generation'), loadKey, {
+          purpose: 'privacy generation',
+          name: 'privacy record',
+        }),
+        log: deps.log,
+      },
+    ),
     clinician: () => clinician.here(),
     reauthenticate: async (providerId) => (await session()).auth.reauthenticate(providerId),
     recording: () => encounters.isStarting() || RECORDING_STATES.has(encounters.view().state),

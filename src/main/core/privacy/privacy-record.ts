@@ -3,9 +3,10 @@ import type { UnlockMethod } from '../../../shared/contract';
 import { deliveryTargetSchema } from '../../../shared/delivery-target';
 
 /**
- * privacy.json (window-privacy.ts): the lock and the sign-out, kept across a restart. A file a user
- * can edit, so it is read as a hint that can only close the window further: a missing or damaged
- * record owes the password, and a PIN or a kept sign-in locks whatever it says.
+ * privacy.json (window-privacy.ts): the lock and the sign-out, kept across a restart. Sealed and
+ * counted (sealed/sealed-json-storage.ts): a copy edited, put back from before, or without its
+ * count reads as missing. Even so it is read as a hint that can only close the window further: a
+ * missing record owes the password, and a PIN or a kept sign-in locks whatever it says.
  */
 
 /** Whose window is locked, as it was then: the unlock is theirs, whatever the settings say since. */

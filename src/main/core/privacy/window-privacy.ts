@@ -34,7 +34,7 @@ export interface ClinicianHere {
 export interface WindowPrivacyDeps {
   gate: SignOutGate;
   pins: UnlockPins;
-  /** privacy.json in the data directory: the lock and the sign-out outlive a restart. */
+  /** privacy.json in the data directory, sealed and counted: the lock and the sign-out outlive a restart. */
   storage: JsonStorage;
   clinician(): ClinicianHere;
   /** A fresh sign-in at the IdP that must be this provider (standard partners). */
