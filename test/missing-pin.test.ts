@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
@@ -114,6 +114,26 @@ it('the app stopped without a lock: at the next start the clinician whose PIN is
     locked: false,
     pinNeeded: false,
   });
+  expect(await refusal('history.list')).toBe('You signed out: sign in to see your visits.');
+  expect(await refusal('auth.signIn')).toBe(
+    'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PIN kept for them on this computer is missing.',
+  );
+});
+
+it('History deleted with the PIN: the visits still spooled here count, and the clinician starts signed out', async () => {
+  const { dir, secrets, here } = await drKeptRecordsHere('kept5');
+  // A second visit, stopped with the app while it records: it stays spooled, unsent.
+  await callVerb(here, 'encounter.start', { kind: 'ambient', encounterId: 'kept6' });
+  await here.stop();
+  expect(await readdir(join(dir, 'spool'))).toHaveLength(1);
+
+  // Both deleted while the app is stopped: History is rebuilt from the spool at start, and the
+  // PIN check at start must read it rebuilt (before, it read the empty History and did not sign out).
+  await deleteDrKeptsPin(secrets);
+  await rm(join(dir, 'history.json'));
+  core = await coreOn(dir, secrets);
+  expect(await callVerb<AuthStatus>(core, 'auth.status')).toMatchObject({ signedIn: false });
+  expect(await callVerb<PrivacyStatus>(core, 'privacy.status')).toMatchObject({ pinNeeded: false });
   expect(await refusal('history.list')).toBe('You signed out: sign in to see your visits.');
   expect(await refusal('auth.signIn')).toBe(
     'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PIN kept for them on this computer is missing.',
