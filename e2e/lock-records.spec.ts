@@ -1,7 +1,7 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expect, test } from './support/fixtures';
-import { bearerPolicy, launchOnPolicy, signInAtIdp, standardPolicy } from './support/policy-app';
+import { bearerPolicy, signInAtIdp, standardPolicy, withPolicyApp } from './support/policy-app';
 import {
   chooseFromMenu,
   openSettings,
@@ -27,8 +27,7 @@ test('item 3: privacy.json deleted while the app is stopped, a standard partner�
   browser,
 }) => {
   test.setTimeout(120_000);
-  const app = await launchOnPolicy(browser, standardPolicy);
-  try {
+  await withPolicyApp(browser, standardPolicy, async (app) => {
     const { page } = app;
     await signInAtIdp(page, 'Sign in', 'dr-kept');
     await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept', {
@@ -47,17 +46,14 @@ test('item 3: privacy.json deleted while the app is stopped, a standard partner�
     await signInAtIdp(page, 'Sign in as dr-kept to unlock', 'dr-kept');
     await expect(lock).toHaveCount(0);
     await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept');
-  } finally {
-    await app.close();
-  }
+  });
 });
 
 test('item 2: the PIN’s entry deleted from the secrets file while the app is stopped, its clinician is signed out and refused, never offered Continue', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
-  const app = await launchOnPolicy(browser, bearerPolicy('dr-kept', { demoAllowed: false }));
-  try {
+  await withPolicyApp(browser, bearerPolicy('dr-kept', { demoAllowed: false }), async (app) => {
     const { page } = app;
     await signedInWithPin(page, 'dr-kept');
     await recordVisit(page, 'kept1', 3);
@@ -87,9 +83,7 @@ test('item 2: the PIN’s entry deleted from the secrets file while the app is s
     ).toBeVisible();
     await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
     await expect(page.getByRole('heading', { name: 'Choose a PIN for this computer' })).toHaveCount(0);
-  } finally {
-    await app.close();
-  }
+  });
 });
 
 test('item 4: from the lock, Not you?, Sign out, the built-in demo with the same provider ID, Sign in: none of the real clinician’s visits, and their audio kept', async ({
@@ -97,8 +91,7 @@ test('item 4: from the lock, Not you?, Sign out, the built-in demo with the same
 }) => {
   test.setTimeout(180_000);
   // IT's defaults, nothing locked: anyone at the keyboard may point Settings at the demo.
-  const app = await launchOnPolicy(browser, bearerPolicy('dr-kept'));
-  try {
+  await withPolicyApp(browser, bearerPolicy('dr-kept'), async (app) => {
     const { page } = app;
     await signedInWithPin(page, 'dr-kept');
     // A visit the app is killed in: its audio waits in the spool, unsent.
@@ -146,17 +139,14 @@ test('item 4: from the lock, Not you?, Sign out, the built-in demo with the same
         timeout: 20_000,
       },
     );
-  } finally {
-    await app.close();
-  }
+  });
 });
 
 test('item 2: an older copy of the secrets file put back while the app is stopped: its PINs are blocked, the wrong tries never given back', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
-  const app = await launchOnPolicy(browser, bearerPolicy('dr-kept', { demoAllowed: false }));
-  try {
+  await withPolicyApp(browser, bearerPolicy('dr-kept', { demoAllowed: false }), async (app) => {
     const { page } = app;
     await signedInWithPin(page, 'dr-kept');
     // A copy of the secrets file, as a backup or a second user of the computer would keep it.
@@ -188,17 +178,14 @@ test('item 2: an older copy of the secrets file put back while the app is stoppe
       }),
     ).toBeVisible();
     await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
-  } finally {
-    await app.close();
-  }
+  });
 });
 
 test('the lock’s record: an older copy of privacy.json put back after Sign out still owes the password at the IdP', async ({
   browser,
 }) => {
   test.setTimeout(120_000);
-  const app = await launchOnPolicy(browser, standardPolicy);
-  try {
+  await withPolicyApp(browser, standardPolicy, async (app) => {
     const { page } = app;
     const state = page.getByTestId('sign-in-state');
     await signInAtIdp(page, 'Sign in', 'dr-morning');
@@ -223,7 +210,5 @@ test('the lock’s record: an older copy of privacy.json put back after Sign out
     await expect(idp.getByRole('heading', { name: 'Sign-in complete' })).toBeVisible();
     await idp.close();
     await expect(state).toContainText('Signed in as dr-afternoon');
-  } finally {
-    await app.close();
-  }
+  });
 });

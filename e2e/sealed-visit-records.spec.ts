@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandboxProcess, type SandboxProcess } from '../sandbox/test-support/sandbox-process';
 import { expect, test } from './support/fixtures';
-import { bearerPolicy, launchOnPolicy } from './support/policy-app';
+import { bearerPolicy, withPolicyApp } from './support/policy-app';
 import {
   choosePin,
   openSettings,
@@ -49,8 +49,7 @@ test('item 6: deliverTo rewritten in the spool and History to another server, Se
   otherDir = await mkdtemp(join(tmpdir(), 'scribe-other-service-'));
   // Another working service (it takes the same partner token): a host an attacker controls.
   other = await startSandboxProcess({ dataDir: otherDir, timeScale: 0.25, asr: 'energy' });
-  const app = await launchOnPolicy(browser, bearerPolicy('dr-kept'));
-  try {
+  await withPolicyApp(browser, bearerPolicy('dr-kept'), async (app) => {
     const { page } = app;
     await signedInWithPin(page, 'dr-kept');
     await page.getByLabel('Encounter ID').fill('sealed6');
@@ -93,20 +92,17 @@ test('item 6: deliverTo rewritten in the spool and History to another server, Se
     // server. Its seal says the first service: here it is nobody's, and nothing of it is sent.
     await page.waitForTimeout(3_000);
     await expect(page.getByText('sealed6')).toHaveCount(0);
-    const there = await other.sessions();
+    const there = await other!.sessions();
     expect(there.filter((s) => s.id === sessionId || s.encounter_id === 'sealed6')).toEqual([]);
     expect(await readdir(join(app.dataDir, 'spool'))).toContain(sessionId);
-  } finally {
-    await app.close();
-  }
+  });
 });
 
 test('item 6: a consent added to history.json by hand shows nowhere: not in the note, not in Copy all, not in History', async ({
   browser,
 }) => {
   test.setTimeout(180_000);
-  const app = await launchOnPolicy(browser, bearerPolicy('dr-kept'));
-  try {
+  await withPolicyApp(browser, bearerPolicy('dr-kept'), async (app) => {
     const { page } = app;
     // Every address the app will have (it moves at the restart): Copy all writes, the test reads.
     await page.context().grantPermissions(['microphone', 'clipboard-read', 'clipboard-write']);
@@ -140,7 +136,5 @@ test('item 6: a consent added to history.json by hand shows nowhere: not in the 
     await expect.poll(clipboard).not.toBe('held before the copy');
     const all = await clipboard();
     expect(all).not.toContain('Consent to ambient recording');
-  } finally {
-    await app.close();
-  }
+  });
 });

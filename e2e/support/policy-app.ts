@@ -66,6 +66,23 @@ export async function launchOnPolicy(
   };
 }
 
+/** The app `launchOnPolicy` starts, as a spec holds it. */
+export type PolicyApp = Awaited<ReturnType<typeof launchOnPolicy>>;
+
+/** `launchOnPolicy`, then `use` of it; the app, its sandbox and its files go whatever happens. */
+export async function withPolicyApp(
+  browser: Browser,
+  policyFor: Parameters<typeof launchOnPolicy>[1],
+  use: (app: PolicyApp) => Promise<void>,
+): Promise<void> {
+  const app = await launchOnPolicy(browser, policyFor);
+  try {
+    await use(app);
+  } finally {
+    await app.close();
+  }
+}
+
 /**
  * A standard partner's policy for the sandbox as its own process: its IdP, its public client, no
  * demo (the lock's specs need a real service's partner).
