@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import headsetUrl from '../../../e2e/fixtures/telehealth-clinician.wav?inline';
+import patientUrl from '../../../e2e/fixtures/telehealth-patient.wav?inline';
+import speakersUrl from '../../../e2e/fixtures/telehealth-speakers.wav?inline';
 import { CallEchoDetector } from './call-echo';
+import { measureLevel } from './level-meter';
 
 /** A repeatable stream of numbers in [0, 1) (a linear congruential generator). */
 function numbers(seed: number): () => number {
@@ -14,6 +18,37 @@ function numbers(seed: number): () => number {
 function speechLevels(count: number, seed: number): number[] {
   const next = numbers(seed);
   return Array.from({ length: count }, () => -40 + 22 * next());
+}
+
+/** A fixture's 16-bit samples (the fixture scripts write a plain 44-byte header). */
+function samplesOf(wav: ArrayBuffer): Int16Array {
+  return new Int16Array(wav, 44, (wav.byteLength - 44) / 2);
+}
+
+/**
+ * What a fake microphone delivers of `source`: `lateMs` of silence first, and `missed` reads of
+ * 10 to 40 ms filled with zeros at places `next` picks (the content is delayed, not lost).
+ */
+function fakeMicrophone(source: Int16Array, lateMs: number, missed: number, next: () => number): Int16Array {
+  const reads = Math.floor(source.length / 160);
+  const missedAt = new Set(Array.from({ length: missed }, () => Math.floor(next() * reads)));
+  const out: number[] = new Array<number>(lateMs * 16).fill(0);
+  for (let read = 0; read < reads; read++) {
+    if (missedAt.has(read)) out.push(...new Array<number>(160 * (1 + Math.floor(next() * 4))).fill(0));
+    out.push(...source.subarray(read * 160, (read + 1) * 160));
+  }
+  return Int16Array.from(out);
+}
+
+/** Whether the detector, fed both sources' 100 ms chunk levels, said at any point that the microphone hears the call. */
+function heardOver(microphone: Int16Array, call: Int16Array): boolean {
+  const detector = new CallEchoDetector();
+  let heard = false;
+  for (let k = 0; (k + 1) * 1_600 <= Math.min(microphone.length, call.length); k++) {
+    const chunk = (samples: Int16Array) => measureLevel(samples.subarray(k * 1_600, (k + 1) * 1_600)).rmsDbfs;
+    heard = detector.update(chunk(microphone), chunk(call)) || heard;
+  }
+  return heard;
 }
 
 /** Feeds pairs of (microphone, call) levels; returns what the detector said after each. */
@@ -41,6 +76,32 @@ describe('whether the microphone hears the call', () => {
         return source === undefined || source === null ? -58 : source - 8;
       });
       expect(feed(detector, mic, call).at(-1), `${lag} chunk(s) later`).toBe(true);
+    }
+  });
+
+  it('speakers whose echo comes half a chunk after the call’s copy: each microphone chunk holds the ends of two', () => {
+    for (const lag of [0.5, 1.5, -0.5]) {
+      const detector = new CallEchoDetector();
+      const mic = call.map((_, k) => {
+        const [a, b] = [call[k - Math.floor(lag)], call[k - Math.ceil(lag)]];
+        return a === undefined || b === undefined ? -58 : (a + b) / 2 - 8 + (room() - 0.5);
+      });
+      expect(feed(detector, mic, call).at(-1), `${lag} chunk(s) later`).toBe(true);
+    }
+  });
+
+  it('the telehealth fixture on speakers, the microphone late by part of a chunk and missing reads: heard', async () => {
+    const [speakers, patient, headset] = await Promise.all(
+      [speakersUrl, patientUrl, headsetUrl].map(async (url) =>
+        samplesOf(await (await fetch(url)).arrayBuffer()),
+      ),
+    );
+    const next = numbers(7);
+    for (const lateMs of [0, 50, 100]) {
+      const heard = heardOver(fakeMicrophone(speakers!, lateMs, 12, next), patient!);
+      expect(heard, `the microphone ${lateMs} ms late`).toBe(true);
+      // A headset's microphone, the same way: never.
+      expect(heardOver(fakeMicrophone(headset!, lateMs, 12, next), patient!)).toBe(false);
     }
   });
 
