@@ -23,13 +23,23 @@ export function failClosedOnMissingPin(
   /** Service and partner whose token IT entered again in this run: their clinicians choose anew. */
   const vouched = new Set<string>();
   const partnerOf = (service: string, partnerId: string) => JSON.stringify([service, partnerId]);
+  const clinicianOf = (c: DeliveryTarget) => JSON.stringify([c.service, c.partnerId, c.providerId]);
+  /**
+   * Clinicians whose PIN was kept when IT entered the token, or chosen or seen since: IT's word
+   * covers the PINs missing then, not one that goes missing later in the same run (a PIN entry
+   * deleted after IT left would otherwise read as "choose a new PIN").
+   */
+  const keptSinceVouched = new Set<string>();
   /** Clinicians already logged as blocked this way: the gate asks on every verb, the log says it once. */
   const logged = new Set<string>();
   const missing = async (clinician: DeliveryTarget): Promise<PinState> => {
     const state = await pins.state(clinician);
-    if (state.kind !== 'none' || vouched.has(partnerOf(clinician.service, clinician.partnerId))) return state;
-    if (!deps.visitsHere(clinician)) return state;
-    const key = JSON.stringify([clinician.service, clinician.partnerId, clinician.providerId]);
+    const key = clinicianOf(clinician);
+    if (state.kind === 'set') keptSinceVouched.add(key);
+    if (state.kind !== 'none') return state;
+    const vouchedFor =
+      vouched.has(partnerOf(clinician.service, clinician.partnerId)) && !keptSinceVouched.has(key);
+    if (vouchedFor || !deps.visitsHere(clinician)) return state;
     if (!logged.has(key)) {
       logged.add(key);
       deps.log.warn('privacy: a clinician with visits here has no PIN kept; blocked until IT acts', {});
@@ -43,12 +53,22 @@ export function failClosedOnMissingPin(
       // for the store itself, whoever calls it.
       if ((await missing(clinician)).kind === 'blocked')
         throw new Error('a blocked PIN is not chosen anew before IT enters the partner token');
-      return pins.set(clinician, pin);
+      await pins.set(clinician, pin);
+      keptSinceVouched.add(clinicianOf(clinician));
     },
     check: (clinician, pin) => pins.check(clinician, pin),
     async clearBlocked(service, partnerId) {
       vouched.add(partnerOf(service, partnerId));
-      return pins.clearBlocked(service, partnerId);
+      const cleared = await pins.clearBlocked(service, partnerId);
+      // From now on, of this partner's clinicians, only those with a PIN kept still have one to lose.
+      for (const key of keptSinceVouched) {
+        const [keyService, keyPartner] = JSON.parse(key) as [string, string, string];
+        if (keyService === service && keyPartner === partnerId) keptSinceVouched.delete(key);
+      }
+      for (const providerId of await pins.keptFor(service, partnerId))
+        keptSinceVouched.add(clinicianOf({ service, partnerId, providerId }));
+      return cleared;
     },
+    keptFor: (service, partnerId) => pins.keptFor(service, partnerId),
   };
 }

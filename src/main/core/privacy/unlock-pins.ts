@@ -106,6 +106,8 @@ export interface UnlockPins {
   check(clinician: DeliveryTarget, pin: string): Promise<PinCheck>;
   /** The partner token was entered again for this service and partner: blocked PINs go. */
   clearBlocked(service: string, partnerId: string): Promise<number>;
+  /** The providers of this service and partner with a PIN kept (blocked or not); none from a store that cannot be read. */
+  keptFor(service: string, partnerId: string): Promise<string[]>;
 }
 
 export class PinRuleError extends Error {
@@ -289,6 +291,18 @@ export function createUnlockPins(deps: {
         deps.log.warn('privacy: a wrong PIN', { triesLeft: MAX_PIN_TRIES - wrongTries });
         const waitUntil = blocked ? undefined : waitUntilOf({ tries: wrongTries, at });
         return { ok: false, triesLeft: MAX_PIN_TRIES - wrongTries, ...(waitUntil ? { waitUntil } : {}) };
+      });
+    },
+    keptFor(service, partnerId) {
+      return serially(async () => {
+        const { records, unreadable, changed } = await read();
+        if (unreadable || changed) return [];
+        return Object.keys(records)
+          .map((key) => JSON.parse(key) as [string, string, string])
+          .filter(
+            ([recordService, recordPartner]) => recordService === service && recordPartner === partnerId,
+          )
+          .map(([, , providerId]) => providerId);
       });
     },
     clearBlocked(service, partnerId) {
