@@ -102,7 +102,11 @@ function countUnit(ok, seconds) {
   for (const file of report.testResults ?? []) {
     const name = relative(process.cwd(), file.name);
     const failed = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
-    for (const test of failed) failedNames.push(`unit: ${name} › ${test.fullName}`);
+    // Under the name, the error in brief: the output's tail is all CI shows.
+    for (const test of failed) {
+      const why = test.failureMessages?.[0] ? `\n    ${briefError(test.failureMessages[0])}` : '';
+      failedNames.push(`unit: ${name} › ${test.fullName}${why}`);
+    }
     if (file.status === 'failed' && failed.length === 0) failedNames.push(`unit: ${name} (did not load)`);
   }
   lines.push(

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { captureLog } from '../auth/testing/test-ports';
 import type { Sandbox } from '../../../../sandbox/server';
 import type { ServiceClient } from '../../../../sandbox/test-support/service-client';
 import {
@@ -101,7 +102,14 @@ describe('reconnecting', () => {
     try {
       const client = await restClient(box);
       const id = await client.createSession();
-      const h = harness(() => box, id);
+      // What the client said, for a failure's message: this test failed once in CI, unexplained.
+      const log = captureLog();
+      const h = harness(() => box, id, {}, log);
+      const told = () =>
+        `${states(h.changes).join(' → ')}; the client: ${log.lines
+          .filter((line) => line.level !== 'info' || line.message === 'stream: closed')
+          .map((line) => `${line.message} ${JSON.stringify(line.fields ?? {})}`)
+          .join(' | ')}`;
       h.client.connect();
       await h.waitForLink('open');
       const live = h.startLive(speech(20, 17));
@@ -116,14 +124,14 @@ describe('reconnecting', () => {
       let finished = false;
       const finishing = h.client.finish().then(() => (finished = true));
       await new Promise((r) => setTimeout(r, 300));
-      expect(finished).toBe(false);
-      expect(h.client.link.state).toBe('offline');
+      expect(finished, told()).toBe(false);
+      expect(h.client.link.state, told()).toBe('offline');
       box = await testSandbox({ port, dataDir });
       await finishing;
       await expectServiceHas(box, id, h.appended());
       const sequence = states(h.changes);
-      expect(sequence.slice(0, 2)).toEqual(['connecting', 'open']);
-      expect(sequence.slice(2)).toEqual(['reconnecting', 'offline', 'open', 'closed']);
+      expect(sequence.slice(0, 2), told()).toEqual(['connecting', 'open']);
+      expect(sequence.slice(2), told()).toEqual(['reconnecting', 'offline', 'open', 'closed']);
     } finally {
       await box.close();
       await rm(dataDir, { recursive: true, force: true });
