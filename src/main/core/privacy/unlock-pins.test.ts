@@ -102,34 +102,65 @@ describe('unlock PINs', () => {
     expect(await pins.state(here)).toEqual({ kind: 'none' });
   });
 
-  it('a store that cannot be written still spends each wrong try and keeps each wait, and blocks at the limit', async () => {
-    const inner = createMemorySecretBox();
-    let clock = 0;
-    const pins = createUnlockPins({
-      generation: pinGenerationInMemory(),
-      secrets: {
-        ...inner,
-        get: (name) => inner.get(name),
-        delete: (name) => inner.delete(name),
-        set: async (name, value) => {
-          if (readOnly) throw new Error('EROFS');
-          await inner.set(name, value);
-        },
+  /** A secret box whose writes fail while `readOnly.now` (a read-only or full secrets file). */
+  const readOnlyBox = (inner = createMemorySecretBox(), readOnly = { now: false }) => ({
+    readOnly,
+    inner,
+    secrets: {
+      ...inner,
+      get: (name: string) => inner.get(name),
+      delete: (name: string) => inner.delete(name),
+      set: async (name: string, value: string) => {
+        if (readOnly.now) throw new Error('EROFS');
+        await inner.set(name, value);
       },
-      log: captureLog(),
-      now: () => clock,
-    });
-    let readOnly = false;
+    },
+  });
+
+  it('a wrong try the store cannot keep blocks every PIN in it, this run and after a restart, until the partner token (issue 39, item 2)', async () => {
+    const box = readOnlyBox();
+    const generation = pinGenerationInMemory();
+    const log = captureLog();
+    const pins = createUnlockPins({ generation, secrets: box.secrets, log });
     await pins.set(here, '1234');
-    readOnly = true;
-    for (let left = MAX_PIN_TRIES - 1; left >= 0; left -= 1) {
-      expect(await pins.check(here, '9999')).toMatchObject({ ok: false, triesLeft: left });
-      const state = await pins.state(here);
-      if (state.kind === 'set' && state.waitUntil) {
-        expect(await pins.check(here, '1234')).toMatchObject({ ok: false, triesLeft: left });
-        clock = state.waitUntil;
-      }
-    }
+    await pins.set({ ...here, providerId: 'dr-y' }, '5678');
+    box.readOnly.now = true;
+    expect(await pins.check(here, '9999')).toEqual({ ok: false, triesLeft: 0 });
+    expect(await pins.state(here)).toEqual({ kind: 'blocked', reason: 'changed' });
+    expect(await pins.check(here, '1234')).toEqual({ ok: false, triesLeft: 0 });
+    expect(log.lines.map((line) => line.message)).toContain(
+      'privacy: a wrong PIN could not be counted in the store; the store now counts as changed',
+    );
+    // A restart with the same files gives nothing back: the store is older than the last written.
+    const restarted = createUnlockPins({ generation, secrets: box.secrets, log: captureLog() });
+    expect(await restarted.state(here)).toEqual({ kind: 'blocked', reason: 'changed' });
+    expect(await restarted.state({ ...here, providerId: 'dr-y' })).toEqual({
+      kind: 'blocked',
+      reason: 'changed',
+    });
+    expect(await restarted.check(here, '1234')).toEqual({ ok: false, triesLeft: 0 });
+    // IT's partner token, once the file can be written again: every clinician chooses a PIN again.
+    box.readOnly.now = false;
+    await restarted.clearBlocked(here.service, here.partnerId);
+    expect(await restarted.state(here)).toEqual({ kind: 'none' });
+  });
+
+  it('where neither the store nor its number can be written, a wrong try blocks the PIN for this run', async () => {
+    const box = readOnlyBox();
+    const inner = pinGenerationInMemory();
+    let generationReadOnly = false;
+    const generation = {
+      read: () => inner.read(),
+      write: async (value: number) => {
+        if (generationReadOnly) throw new Error('ENOSPC');
+        await inner.write(value);
+      },
+    };
+    const pins = createUnlockPins({ generation, secrets: box.secrets, log: captureLog() });
+    await pins.set(here, '1234');
+    box.readOnly.now = true;
+    generationReadOnly = true;
+    expect(await pins.check(here, '9999')).toEqual({ ok: false, triesLeft: 0 });
     expect(await pins.state(here)).toEqual({ kind: 'blocked' });
     expect(await pins.check(here, '1234')).toEqual({ ok: false, triesLeft: 0 });
   });

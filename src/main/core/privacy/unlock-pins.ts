@@ -214,6 +214,22 @@ export function createUnlockPins(deps: {
     await deps.generation.write(generation);
   };
 
+  /**
+   * A wrong try the store could not keep (a read-only or full file): a restart would give it back.
+   * So the number kept outside moves on alone, and from the next read the store is older than the
+   * last one written: every PIN in it is blocked until IT enters the partner token (fails closed).
+   * Where that number cannot be written either, this run blocks the PIN itself.
+   */
+  const uncounted = async (store: Store, key: string, at: number, error: unknown) => {
+    deps.log.warn('privacy: a wrong PIN could not be counted in the store; the store now counts as changed', {
+      error: (error as Error).name,
+    });
+    await deps.generation.write(store.generation + 1).catch(() => {
+      deps.log.warn('privacy: nor could the PIN store be marked changed; blocked for this run', {});
+      wrongThisRun.set(key, { tries: MAX_PIN_TRIES, at });
+    });
+  };
+
   return {
     async state(clinician) {
       const { records, unreadable, changed } = await read();
@@ -282,12 +298,13 @@ export function createUnlockPins(deps: {
         const at = now();
         wrongThisRun.set(key, { tries: wrongTries, at });
         const blocked = wrongTries >= MAX_PIN_TRIES;
-        await write(store, { ...records, [key]: { ...record, wrongTries, lastWrongAt: at, blocked } }).catch(
-          (error: unknown) =>
-            deps.log.warn('privacy: a wrong PIN could not be counted in the store; counted for this run', {
-              error: (error as Error).name,
-            }),
-        );
+        const kept = await write(store, {
+          ...records,
+          [key]: { ...record, wrongTries, lastWrongAt: at, blocked },
+        })
+          .then(() => true)
+          .catch(async (error: unknown) => (await uncounted(store, key, at, error), false));
+        if (!kept) return { ok: false, triesLeft: 0 };
         deps.log.warn('privacy: a wrong PIN', { triesLeft: MAX_PIN_TRIES - wrongTries });
         const waitUntil = blocked ? undefined : waitUntilOf({ tries: wrongTries, at });
         return { ok: false, triesLeft: MAX_PIN_TRIES - wrongTries, ...(waitUntil ? { waitUntil } : {}) };

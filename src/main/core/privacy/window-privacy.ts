@@ -301,11 +301,14 @@ export function createWindowPrivacy(deps: WindowPrivacyDeps) {
           { field: 'pin', message: check.waiting ? 'must wait before the next try' : 'is not right' },
         ]);
       }
-      // The last try: the window signs out, and the PIN stays blocked until IT acts.
+      // The last try, or one the store could not keep (it now reads as changed): the window signs
+      // out, and the PIN stays blocked until IT acts.
+      const after = await pins.state(who.target);
       await signOutBlocked();
+      const why = after.kind === 'blocked' && after.reason ? unusableSentence(after.reason, providerId) : '';
       throw new UserFacingError(
         'invalid_request',
-        `Too many wrong PINs: this window signed out. ${blockedSentence(providerId)}`,
+        `${why || 'Too many wrong PINs'}: this window signed out. ${blockedSentence(providerId)}`,
         [{ field: 'pin', message: 'was wrong too many times' }],
       );
     },
