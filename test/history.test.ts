@@ -95,7 +95,9 @@ describe('history', () => {
 
       // Unknown sessions are refused in a sentence, not with a crash.
       await again.getState().reopen('not-a-session');
-      expect(again.getState().resultsError).toBe('This app has no visit of that recording.');
+      expect(again.getState().resultsError).toBe(
+        'This app has no visit of that recording: open the visit from History.',
+      );
     },
   );
 });

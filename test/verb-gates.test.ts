@@ -164,7 +164,7 @@ describe('the gate table', () => {
     expect(recorder.encounterId).toBeUndefined();
     // A visit History does not know is nobody's.
     expect(await answer('notes.get', { sessionId: 'not-a-visit' })).toBe(
-      'This app has no visit of that recording.',
+      'This app has no visit of that recording: open the visit from History.',
     );
   });
 });

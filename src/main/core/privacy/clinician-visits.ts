@@ -32,7 +32,7 @@ export function createClinicianVisits(deps: {
       throw new UserFacingError(
         'invalid_request',
         entry.deliverTo?.model === undefined
-          ? 'This visit’s records do not say who recorded it: it stays on this computer, sealed, until the retention sweep removes it.'
+          ? 'This visit’s records do not say who recorded it, so nobody can open it here: ask your IT admin, as it stays sealed on this computer until the retention sweep removes it.'
           : `Sign in as ${describeTarget(entry.deliverTo)} to open this visit.`,
       );
     },

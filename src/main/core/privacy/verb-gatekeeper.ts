@@ -69,7 +69,10 @@ export function createVerbGatekeeper(deps: {
                 entries.find((e) => e.formSessionId === sessionId))
               : undefined;
           if (!entry)
-            throw new UserFacingError('invalid_request', 'This app has no visit of that recording.');
+            throw new UserFacingError(
+              'invalid_request',
+              'This app has no visit of that recording: open the visit from History.',
+            );
           deps.requireMine(entry);
           return;
         }

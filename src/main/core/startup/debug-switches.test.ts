@@ -69,7 +69,9 @@ describe('the debugging switches a packaged app refuses (issue 39, item 7)', () 
   it('says in one line which switch, and what to do', () => {
     const line = debugSwitchRefusal('--remote-debugging-port');
     expect(line).toContain('--remote-debugging-port');
-    expect(line).toMatch(/Start it without them\.$/);
+    expect(line).toMatch(/: start it without that switch\.$/);
+    // One sentence: a single full stop, at the end.
+    expect(line.match(/\.(\s|$)/g)).toHaveLength(1);
     expect(line).not.toContain('\n');
   });
 });

@@ -36,5 +36,5 @@ export function refusedDebugSwitch(argv: readonly string[], platform: NodeJS.Pla
 
 /** The one line the app prints, and logs, as it exits. */
 export function debugSwitchRefusal(typed: string): string {
-  return `Ambient Scribe does not start with ${typed}: debugging switches would open its window to other programs. Start it without them.`;
+  return `Ambient Scribe does not start with ${typed}, which would open its window to other programs: start it without that switch.`;
 }
