@@ -42,61 +42,69 @@ test.afterEach(async () => {
   [other, otherDir] = [undefined, undefined];
 });
 
-test('item 6: deliverTo rewritten in the spool and History to another server, Settings pointed at it: nothing of the visit goes there', async ({
-  browser,
-}) => {
-  test.setTimeout(180_000);
-  otherDir = await mkdtemp(join(tmpdir(), 'scribe-other-service-'));
-  // Another working service (it takes the same partner token): a host an attacker controls.
-  other = await startSandboxProcess({ dataDir: otherDir, timeScale: 0.25, asr: 'energy' });
-  await withPolicyApp(browser, bearerPolicy('dr-kept'), async (app) => {
-    const { page } = app;
-    await signedInWithPin(page, 'dr-kept');
-    await page.getByLabel('Encounter ID').fill('sealed6');
-    await page.getByRole('button', { name: 'Start recording' }).click();
-    await untilRecorded(page, 3, 30_000);
+/** What the test does to `deliverTo` in the spool's manifest and History: the issue's edit, and a worse one. */
+const DELIVER_TO_EDITS = {
+  deleted: () => undefined,
+  'rewritten to that server': (elsewhere: Json) => elsewhere,
+};
 
-    let sessionId = '';
-    await app.killAndStart(async () => {
-      const elsewhere = {
-        service: new URL(other!.url).origin,
-        partnerId: 'demo-bearer',
-        providerId: 'dr-kept',
-        model: 'bearer',
-      };
-      for (const spool of await readdir(join(app.dataDir, 'spool')))
-        await editJson(join(app.dataDir, 'spool', spool, 'manifest.json'), (m) => ({
-          ...m,
-          deliverTo: elsewhere,
+for (const [edit, deliverToNow] of Object.entries(DELIVER_TO_EDITS)) {
+  test(`item 6: deliverTo ${edit} in the spool and History, Settings pointed at another server: nothing of the visit goes there`, async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    otherDir = await mkdtemp(join(tmpdir(), 'scribe-other-service-'));
+    // Another working service (it takes the same partner token): a host an attacker controls.
+    other = await startSandboxProcess({ dataDir: otherDir, timeScale: 0.25, asr: 'energy' });
+    await withPolicyApp(browser, bearerPolicy('dr-kept'), async (app) => {
+      const { page } = app;
+      await signedInWithPin(page, 'dr-kept');
+      await page.getByLabel('Encounter ID').fill('sealed6');
+      await page.getByRole('button', { name: 'Start recording' }).click();
+      await untilRecorded(page, 3, 30_000);
+
+      let sessionId = '';
+      await app.killAndStart(async () => {
+        const elsewhere = {
+          service: new URL(other!.url).origin,
+          partnerId: 'demo-bearer',
+          providerId: 'dr-kept',
+          model: 'bearer',
+        };
+        /** The record with `deliverTo` deleted, or rewritten (JSON.stringify drops an undefined). */
+        const edited = (record: Json) => ({ ...record, deliverTo: deliverToNow(elsewhere) });
+        for (const spool of await readdir(join(app.dataDir, 'spool')))
+          await editJson(join(app.dataDir, 'spool', spool, 'manifest.json'), edited);
+        await editJson(join(app.dataDir, 'history.json'), (history) => {
+          sessionId = entriesOf(history)[0]!.sessionId as string;
+          return { ...history, entries: entriesOf(history).map(edited) };
+        });
+        await editJson(join(app.dataDir, 'browser-settings.json'), (settings) => ({
+          ...settings,
+          service: { kind: 'url', baseUrl: other!.url },
         }));
-      await editJson(join(app.dataDir, 'history.json'), (history) => {
-        sessionId = entriesOf(history)[0]!.sessionId as string;
-        return { ...history, entries: entriesOf(history).map((e) => ({ ...e, deliverTo: elsewhere })) };
       });
-      await editJson(join(app.dataDir, 'browser-settings.json'), (settings) => ({
-        ...settings,
-        service: { kind: 'url', baseUrl: other!.url },
-      }));
-    });
-    // Not signed in there (no token for that address). The other server's partner token, typed in
-    // Settings as IT would; dr-kept there chooses a PIN of their own.
-    await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in', { timeout: 20_000 });
-    await openSettings(page, 'Service (for IT)');
-    await page.getByLabel('Partner token').fill('sandbox-bearer-partner-token');
-    await page.getByRole('button', { name: 'Save' }).click();
-    await page.getByRole('button', { name: 'Back to the visit' }).click();
-    await choosePin(page, '1357');
-    await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept');
+      // Not signed in there (no token for that address). The other server's partner token, typed in
+      // Settings as IT would; dr-kept there chooses a PIN of their own.
+      await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in', { timeout: 20_000 });
+      await openSettings(page, 'Service (for IT)');
+      await page.getByLabel('Partner token').fill('sandbox-bearer-partner-token');
+      await page.getByRole('button', { name: 'Save' }).click();
+      await page.getByRole('button', { name: 'Back to the visit' }).click();
+      await choosePin(page, '1357');
+      await expect(page.getByTestId('sign-in-state')).toContainText('Signed in as dr-kept');
 
-    // Before: the visit was listed here, and Finish decrypted its audio and streamed it to this
-    // server. Its seal says the first service: here it is nobody's, and nothing of it is sent.
-    await page.waitForTimeout(3_000);
-    await expect(page.getByText('sealed6')).toHaveCount(0);
-    const there = await other!.sessions();
-    expect(there.filter((s) => s.id === sessionId || s.encounter_id === 'sealed6')).toEqual([]);
-    expect(await readdir(join(app.dataDir, 'spool'))).toContain(sessionId);
+      // Before: the visit was listed here (a missing deliverTo read as "wherever Settings point"), and
+      // Finish decrypted its audio and streamed it to this server. Its seal says the first service:
+      // here it is nobody's, so there is no Finish to press, and nothing of it is sent.
+      await page.waitForTimeout(3_000);
+      await expect(page.getByText('sealed6')).toHaveCount(0);
+      const there = await other!.sessions();
+      expect(there.filter((s) => s.id === sessionId || s.encounter_id === 'sealed6')).toEqual([]);
+      expect(await readdir(join(app.dataDir, 'spool'))).toContain(sessionId);
+    });
   });
-});
+}
 
 test('item 6: a consent added to history.json by hand shows nowhere: not in the note, not in Copy all, not in History', async ({
   browser,
