@@ -49,42 +49,50 @@ test('item 3: privacy.json deleted while the app is stopped, a standard partner�
   });
 });
 
-test('item 2: the PIN’s entry deleted from the secrets file while the app is stopped, its clinician is signed out and refused, never offered Continue', async ({
-  browser,
-}) => {
-  test.setTimeout(180_000);
-  await withPolicyApp(browser, bearerPolicy('dr-kept', { demoAllowed: false }), async (app) => {
-    const { page } = app;
-    await signedInWithPin(page, 'dr-kept');
-    await recordVisit(page, 'kept1', 3);
+/** What the test does to the PIN's entry in the secrets file: the issue's two edits. */
+const PIN_ENTRY_EDITS = {
+  deleted: (secrets: Record<string, string>) => void delete secrets['unlock-pins'],
+  'made unreadable': (secrets: Record<string, string>) => void (secrets['unlock-pins'] = 'not a PIN store'),
+};
 
-    // Kill the app; delete the PIN's entry from the secrets file (browser mode's owner-only JSON, as
-    // the desktop's file of keychain-encrypted values: a plain edit either way); start it.
-    await app.killAndStart(async () => {
-      const file = join(app.dataDir, 'browser-secrets.json');
-      const kept = JSON.parse(await readFile(file, 'utf8')) as { secrets: Record<string, string> };
-      expect(Object.keys(kept.secrets)).toContain('unlock-pins');
-      delete kept.secrets['unlock-pins'];
-      await writeFile(file, JSON.stringify(kept));
+for (const [edit, change] of Object.entries(PIN_ENTRY_EDITS)) {
+  test(`item 2: the PIN’s entry ${edit} in the secrets file while the app is stopped, its clinician is signed out and refused, never offered Continue`, async ({
+    browser,
+  }) => {
+    test.setTimeout(180_000);
+    await withPolicyApp(browser, bearerPolicy('dr-kept', { demoAllowed: false }), async (app) => {
+      const { page } = app;
+      await signedInWithPin(page, 'dr-kept');
+      await recordVisit(page, 'kept1', 3);
+
+      // Kill the app; delete the PIN's entry from the secrets file (browser mode's owner-only JSON, as
+      // the desktop's file of keychain-encrypted values: a plain edit either way); start it.
+      await app.killAndStart(async () => {
+        const file = join(app.dataDir, 'browser-secrets.json');
+        const kept = JSON.parse(await readFile(file, 'utf8')) as { secrets: Record<string, string> };
+        expect(Object.keys(kept.secrets)).toContain('unlock-pins');
+        change(kept.secrets);
+        await writeFile(file, JSON.stringify(kept));
+      });
+      // Before: the lock offered Continue, and anyone chose a new PIN for dr-kept, and with it their
+      // visit. Now the window starts signed out, lists nothing, and asks for no new PIN.
+      await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in', { timeout: 20_000 });
+      await expect(page.getByTestId('lock-screen').getByRole('button', { name: 'Continue' })).toHaveCount(0);
+      await expect(page.getByRole('heading', { name: 'Choose a PIN for this computer' })).toHaveCount(0);
+      await expect(page.getByRole('button', { name: 'Open kept1' })).toHaveCount(0);
+      // Sign in as dr-kept is refused in one sentence that says what to do.
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+      await expect(
+        page.getByRole('alert').filter({
+          hasText:
+            'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PINs on this computer were changed outside the app.',
+        }),
+      ).toBeVisible();
+      await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
+      await expect(page.getByRole('heading', { name: 'Choose a PIN for this computer' })).toHaveCount(0);
     });
-    // Before: the lock offered Continue, and anyone chose a new PIN for dr-kept, and with it their
-    // visit. Now the window starts signed out, lists nothing, and asks for no new PIN.
-    await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in', { timeout: 20_000 });
-    await expect(page.getByTestId('lock-screen').getByRole('button', { name: 'Continue' })).toHaveCount(0);
-    await expect(page.getByRole('heading', { name: 'Choose a PIN for this computer' })).toHaveCount(0);
-    await expect(page.getByRole('button', { name: 'Open kept1' })).toHaveCount(0);
-    // Sign in as dr-kept is refused in one sentence that says what to do.
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect(
-      page.getByRole('alert').filter({
-        hasText:
-          'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PINs on this computer were changed outside the app.',
-      }),
-    ).toBeVisible();
-    await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
-    await expect(page.getByRole('heading', { name: 'Choose a PIN for this computer' })).toHaveCount(0);
   });
-});
+}
 
 test('item 4: from the lock, Not you?, Sign out, the built-in demo with the same provider ID, Sign in: none of the real clinician’s visits, and their audio kept', async ({
   browser,

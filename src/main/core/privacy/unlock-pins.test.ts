@@ -92,7 +92,7 @@ describe('unlock PINs', () => {
     await secrets.set('unlock-pins', '{ not json');
     const log = captureLog();
     const pins = createUnlockPins({ secrets, generation: pinGenerationInMemory(), log });
-    expect(await pins.state(here)).toEqual({ kind: 'blocked' });
+    expect(await pins.state(here)).toEqual({ kind: 'blocked', reason: 'changed' });
     expect(await pins.check(here, '1234')).toEqual({ ok: false, triesLeft: 0 });
     await expect(pins.set(here, '1234')).rejects.toThrow('The stored PINs cannot be read');
     expect(log.lines.map((line) => line.message)).toContain(

@@ -234,7 +234,8 @@ export function createUnlockPins(deps: {
     async state(clinician) {
       const { records, unreadable, changed } = await read();
       if (changed) return { kind: 'blocked', reason: 'changed' };
-      if (unreadable) return { kind: 'blocked' };
+      // Unreadable (garbled, or sealed with a key that is gone): not the store last written either.
+      if (unreadable) return { kind: 'blocked', reason: 'changed' };
       const record = records[keyOf(clinician)];
       if (!record) return { kind: 'none' };
       const wrong = wrongOf(keyOf(clinician), record);
