@@ -1,5 +1,6 @@
 import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Page } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 import { bearerPolicy, signInAtIdp, standardPolicy, withPolicyApp } from './support/policy-app';
 import {
@@ -22,6 +23,17 @@ test.skip(
   'the app is killed and its files edited between two launches',
 );
 test.use({ fakeMicrophone: 'e2e/fixtures/conversation.wav' });
+
+/** Sign in pressed as `providerId`: refused in one sentence (the PIN store changed outside the app), still signed out. */
+async function expectSignInRefusedAsChanged(page: Page, providerId: string): Promise<void> {
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(
+    page.getByRole('alert').filter({
+      hasText: `${providerId} cannot sign in here until your IT admin enters the partner token again in Settings: the PINs on this computer were changed outside the app.`,
+    }),
+  ).toBeVisible();
+  await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
+}
 
 test('item 3: privacy.json deleted while the app is stopped, a standard partner’s kept sign-in still starts locked', async ({
   browser,
@@ -65,8 +77,9 @@ for (const [edit, change] of Object.entries(PIN_ENTRY_EDITS)) {
       await signedInWithPin(page, 'dr-kept');
       await recordVisit(page, 'kept1', 3);
 
-      // Kill the app; delete the PIN's entry from the secrets file (browser mode's owner-only JSON, as
-      // the desktop's file of keychain-encrypted values: a plain edit either way); start it.
+      // Kill the app; delete the PIN's entry from the secrets file, or make it unreadable (browser
+      // mode's owner-only JSON, as the desktop's file of keychain-encrypted values: a plain edit
+      // either way); start it.
       await app.killAndStart(async () => {
         const file = join(app.dataDir, 'browser-secrets.json');
         const kept = JSON.parse(await readFile(file, 'utf8')) as { secrets: Record<string, string> };
@@ -74,21 +87,14 @@ for (const [edit, change] of Object.entries(PIN_ENTRY_EDITS)) {
         change(kept.secrets);
         await writeFile(file, JSON.stringify(kept));
       });
-      // Before: the lock offered Continue, and anyone chose a new PIN for dr-kept, and with it their
-      // visit. Now the window starts signed out, lists nothing, and asks for no new PIN.
+      // Before: the lock offered Continue (deleted) or came back with 0 tries and "too many wrong
+      // PINs" (unreadable). Now the window starts signed out, lists nothing, and asks for no new PIN.
       await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in', { timeout: 20_000 });
       await expect(page.getByTestId('lock-screen').getByRole('button', { name: 'Continue' })).toHaveCount(0);
       await expect(page.getByRole('heading', { name: 'Choose a PIN for this computer' })).toHaveCount(0);
       await expect(page.getByRole('button', { name: 'Open kept1' })).toHaveCount(0);
       // Sign in as dr-kept is refused in one sentence that says what to do.
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await expect(
-        page.getByRole('alert').filter({
-          hasText:
-            'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PINs on this computer were changed outside the app.',
-        }),
-      ).toBeVisible();
-      await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
+      await expectSignInRefusedAsChanged(page, 'dr-kept');
       await expect(page.getByRole('heading', { name: 'Choose a PIN for this computer' })).toHaveCount(0);
     });
   });
@@ -178,14 +184,7 @@ test('item 2: an older copy of the secrets file put back while the app is stoppe
     await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in', { timeout: 20_000 });
     // Killed while locked: before, the lock came back saying "0 tries left" to a PIN nothing could open.
     await expect(page.getByTestId('lock-screen')).toHaveCount(0);
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect(
-      page.getByRole('alert').filter({
-        hasText:
-          'dr-kept cannot sign in here until your IT admin enters the partner token again in Settings: the PINs on this computer were changed outside the app.',
-      }),
-    ).toBeVisible();
-    await expect(page.getByTestId('sign-in-state')).toContainText('Not signed in');
+    await expectSignInRefusedAsChanged(page, 'dr-kept');
   });
 });
 
