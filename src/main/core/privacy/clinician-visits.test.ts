@@ -14,7 +14,7 @@ const visit = (deliverTo?: DeliveryTarget): HistoryEntry => ({
   encounterId: 'enc-1',
   sessionId: 'sess-1',
   kind: 'ambient',
-  state: 'finished',
+  state: 'done',
   startedAt: 1,
   ...(deliverTo ? { deliverTo } : {}),
 });
