@@ -121,6 +121,13 @@ export default defineConfig<ScribeTestOptions>({
       name: 'browser-fidelity',
       testMatch: FIDELITY_SPECS,
       dependencies: ['browser-cadence'],
+      // Two more tries, as the telehealth visits get: alone on a quiet 2-core machine its first turn
+      // still came garbled in 2 of the last 6 fresh-clone runs (r 0.19 and 0.64, every later turn at
+      // r 0.99), with Start pressed while the page compiles its voice model. The same Start on one
+      // core the scheduler shares out kept every turn, and under a CPU quota none: the fake
+      // microphone starves (docs/reliability.md, "Which half speed starves the fake microphone"). A
+      // pass only on a retry is named in the summary as FLAKY; a pipeline that loses audio fails all three.
+      retries: 2,
       use: { target: 'browser' },
     },
     {
