@@ -103,19 +103,22 @@ describe('unlock PINs', () => {
   });
 
   /** A secret box whose writes fail while `readOnly.now` (a read-only or full secrets file). */
-  const readOnlyBox = (inner = createMemorySecretBox(), readOnly = { now: false }) => ({
-    readOnly,
-    inner,
-    secrets: {
-      ...inner,
-      get: (name: string) => inner.get(name),
-      delete: (name: string) => inner.delete(name),
-      set: async (name: string, value: string) => {
-        if (readOnly.now) throw new Error('EROFS');
-        await inner.set(name, value);
+  const readOnlyBox = () => {
+    const inner = createMemorySecretBox();
+    const readOnly = { now: false };
+    return {
+      readOnly,
+      secrets: {
+        ...inner,
+        get: (name: string) => inner.get(name),
+        delete: (name: string) => inner.delete(name),
+        set: async (name: string, value: string) => {
+          if (readOnly.now) throw new Error('EROFS');
+          await inner.set(name, value);
+        },
       },
-    },
-  });
+    };
+  };
 
   it('a wrong try the store cannot keep blocks every PIN in it, this run and after a restart, until the partner token (issue 39, item 2)', async () => {
     const box = readOnlyBox();

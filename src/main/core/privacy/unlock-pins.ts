@@ -299,13 +299,12 @@ export function createUnlockPins(deps: {
         const at = now();
         wrongThisRun.set(key, { tries: wrongTries, at });
         const blocked = wrongTries >= MAX_PIN_TRIES;
-        const kept = await write(store, {
-          ...records,
-          [key]: { ...record, wrongTries, lastWrongAt: at, blocked },
-        })
-          .then(() => true)
-          .catch(async (error: unknown) => (await uncounted(store, key, at, error), false));
-        if (!kept) return { ok: false, triesLeft: 0 };
+        try {
+          await write(store, { ...records, [key]: { ...record, wrongTries, lastWrongAt: at, blocked } });
+        } catch (error) {
+          await uncounted(store, key, at, error);
+          return { ok: false, triesLeft: 0 };
+        }
         deps.log.warn('privacy: a wrong PIN', { triesLeft: MAX_PIN_TRIES - wrongTries });
         const waitUntil = blocked ? undefined : waitUntilOf({ tries: wrongTries, at });
         return { ok: false, triesLeft: MAX_PIN_TRIES - wrongTries, ...(waitUntil ? { waitUntil } : {}) };
