@@ -5,8 +5,10 @@
  *
  * - a Chromium trace: each thread's busy time by kind of work (script, style and layout, paint,
  *   garbage collection, message handling…), from the events' own thread time;
- * - a V8 CPU profile of the page's main thread, its JavaScript attributed to the original source
- *   files through the source maps (Silero's wasm, vad-web, React, the capture code, the store…).
+ * - V8 CPU profiles of the page's main thread and of its voice-detection worker (issue 40: Silero
+ *   runs there since issue 36), their JavaScript attributed to the original source files through
+ *   the source maps (Silero's wasm, vad-web, React, the capture code, the store…), with each
+ *   one's largest functions.
  *
  * Tracing and profiling cost time of their own, so these are shares of the work, not the cost of
  * recording (bench/capture-app measures that, untraced).
@@ -14,16 +16,23 @@
  *   npm run build && node --import tsx bench/capture-profile/main.ts
  */
 import type { CDPSession, Page } from '@playwright/test';
-import { readdirSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SourceMapConsumer, type RawSourceMap } from 'source-map-js';
 import { build, type UserConfig } from 'vite';
 import electronViteConfig from '../../electron.vite.config';
 import { startHostProcess } from '../../e2e/support/browser-host-process';
 import { startVisit } from '../support/app-page';
 import { machineLine, writeSection } from '../report';
+import { profileWorker } from './worker-profiler';
+import {
+  MAIN_THREAD_NATIVES,
+  VOICE_WORKER_NATIVES,
+  largestFunctions,
+  scriptWork,
+  sourceMapsOf,
+  type CpuProfile,
+} from './profile-attribution';
 import {
   CONVERSATION_WAV,
   onCleanup,
@@ -126,97 +135,10 @@ function threadWork(events: TraceEvent[], pid: number): Map<string, Map<string, 
   return result;
 }
 
-// ---- the CPU profile ---------------------------------------------------------------------------
-
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
-}
-interface CpuProfile {
-  nodes: ProfileNode[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-/** JavaScript by where it comes from, judged on the original source path. */
-const SOURCES: [RegExp, string][] = [
-  [/onnxruntime-web|^wasm:|\.wasm$/, 'Silero inference (onnxruntime-web and its wasm)'],
-  [/@ricky0123\/vad-web/, 'vad-web frame processor'],
-  [/src\/renderer\/audio\/vad\//, 'speech detector (our glue)'],
-  [/src\/renderer\/audio\//, 'capture: chunks, level, header (src/renderer/audio)'],
-  [/node_modules\/(react-dom|react|scheduler)\//, 'React (render and commit)'],
-  [
-    /node_modules\/(@react-aria|@react-stately|react-aria|react-aria-components|@internationalized)/,
-    'React Aria',
-  ],
-  [/src\/renderer\/views\/|src\/renderer\/App\.tsx/, 'the window’s components (src/renderer/views)'],
-  [/src\/renderer\/store\/|node_modules\/zustand\//, 'the store (src/renderer/store, zustand)'],
-  [
-    /src\/shared\/contract\/|src\/renderer\/api\//,
-    'contract and socket (src/shared/contract, src/renderer/api)',
-  ],
-  [/node_modules\/zod\//, 'zod'],
-];
-
-const NATIVE_SOURCES: Record<string, string> = {
-  send: 'src/renderer/api/socket-api.ts',
-  postMessage: 'src/renderer/audio/capture-graph.ts',
-};
-
-async function sourceMapsOf(dir: string): Promise<Map<string, SourceMapConsumer>> {
-  const maps = new Map<string, SourceMapConsumer>();
-  for (const file of readdirSync(join(dir, 'assets'))) {
-    if (!file.endsWith('.js.map')) continue;
-    const raw = JSON.parse(await readFile(join(dir, 'assets', file), 'utf8')) as RawSourceMap;
-    maps.set(file.slice(0, -'.map'.length), new SourceMapConsumer(raw));
-  }
-  return maps;
-}
-
-function sourceOf(frame: ProfileNode['callFrame'], maps: Map<string, SourceMapConsumer>): string {
-  // Native functions have no URL: WebSocket's send and MessagePort's postMessage are the socket and
-  // the worklet's buffers coming back.
-  if (frame.url === '')
-    return NATIVE_SOURCES[frame.functionName] ?? (frame.functionName || '(anonymous native)');
-  if (frame.url.startsWith('wasm:')) return frame.url;
-  const file = frame.url.split('/').at(-1)!;
-  const map = maps.get(file);
-  if (!map) return frame.url;
-  const original = map.originalPositionFor({ line: frame.lineNumber + 1, column: frame.columnNumber });
-  return original.source ?? frame.url;
-}
-
-/** Self time (ms) by cause: the profile's samples, each attributed to its frame's original source. */
-function scriptWork(profile: CpuProfile, maps: Map<string, SourceMapConsumer>): Map<string, number> {
-  const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
-  const byCause = new Map<string, number>();
-  const unmatched = new Map<string, number>();
-  for (let k = 0; k < profile.samples.length; k++) {
-    const node = nodes.get(profile.samples[k]!)!;
-    const ms = (profile.timeDeltas[k + 1] ?? 0) / 1_000;
-    const name = node.callFrame.functionName;
-    let cause: string;
-    if (name === '(idle)' || name === '(program)' || name === '(garbage collector)' || name === '(root)')
-      cause = name;
-    else {
-      const source = sourceOf(node.callFrame, maps);
-      cause = SOURCES.find(([pattern]) => pattern.test(source))?.[1] ?? 'other JavaScript';
-      if (cause === 'other JavaScript') unmatched.set(source, (unmatched.get(source) ?? 0) + ms);
-    }
-    byCause.set(cause, (byCause.get(cause) ?? 0) + ms);
-  }
-  const top = [...unmatched].sort((a, b) => b[1] - a[1]).slice(0, 6);
-  if (top.length > 0)
-    console.log(
-      'other JavaScript, largest sources:',
-      top.map(([s, ms]) => `${s} ${ms.toFixed(0)} ms`).join('; '),
-    );
-  return byCause;
-}
-
 // ---- the run -----------------------------------------------------------------------------------
 
 async function profileRecording(page: Page, cdp: CDPSession) {
+  const worker = await profileWorker(cdp, /speech-worker[^/]*\.js$/);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 250 });
   const browser = page.context().browser()!;
@@ -241,10 +163,12 @@ async function profileRecording(page: Page, cdp: CDPSession) {
     ],
   });
   await cdp.send('Profiler.start');
+  await worker.start();
   await page.waitForTimeout(WINDOW_S * 1_000);
   const { profile } = (await cdp.send('Profiler.stop')) as { profile: CpuProfile };
+  const workerProfile = await worker.stop();
   const trace = JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] };
-  return { profile, events: trace.traceEvents };
+  return { profile, workerProfile, events: trace.traceEvents };
 }
 
 const pct = (ms: number) => (ms / (WINDOW_S * 1_000)) * 100;
@@ -267,7 +191,7 @@ runBenchmark('capture-profile', 4 * 60_000, async () => {
   await startVisit(page);
   await page.waitForTimeout(SETTLE_MS);
   const cdp = await page.context().newCDPSession(page);
-  const { profile, events } = await profileRecording(page, cdp);
+  const { profile, workerProfile, events } = await profileRecording(page, cdp);
   await page.getByRole('button', { name: 'End visit' }).click();
 
   // The page's renderer: the process whose main thread ran its script.
@@ -283,7 +207,8 @@ runBenchmark('capture-profile', 4 * 60_000, async () => {
   if (rendererPid === undefined) throw new Error('the trace has no renderer main thread that ran script');
   const threads = threadWork(events, rendererPid);
   const maps = await sourceMapsOf(rendererDir);
-  const script = scriptWork(profile, maps);
+  const script = scriptWork(profile, maps, MAIN_THREAD_NATIVES);
+  const workerScript = scriptWork(workerProfile, maps, VOICE_WORKER_NATIVES);
 
   const threadRows = [...threads]
     .map(([name, kinds]) => [name, [...kinds.values()].reduce((a, b) => a + b, 0), kinds] as const)
@@ -291,9 +216,19 @@ runBenchmark('capture-profile', 4 * 60_000, async () => {
     .sort((a, b) => b[1] - a[1]);
   const main = threads.get('CrRendererMain') ?? new Map<string, number>();
   const mainRows = [...main].filter(([, ms]) => pct(ms) >= 0.02).sort((a, b) => b[1] - a[1]);
-  const busy = [...script].filter(([cause]) => cause !== '(idle)' && cause !== '(root)');
-  const busyTotal = busy.reduce((a, [, ms]) => a + ms, 0);
-  const scriptRows = busy.sort((a, b) => b[1] - a[1]).filter(([, ms]) => pct(ms) >= 0.01);
+  const causeTable = (byCause: Map<string, number>) => {
+    const busy = [...byCause].filter(([cause]) => cause !== '(idle)' && cause !== '(root)');
+    const busyTotal = busy.reduce((a, [, ms]) => a + ms, 0);
+    return busy
+      .sort((a, b) => b[1] - a[1])
+      .filter(([, ms]) => pct(ms) >= 0.01)
+      .map(([cause, ms]) => `| ${cause} | ${fixed(pct(ms))} | ${fixed((100 * ms) / busyTotal, 1)} % |`)
+      .join('\n');
+  };
+  const functionTable = (of: CpuProfile) =>
+    largestFunctions(of, maps, 8)
+      .map(([name, ms]) => `| \`${name}\` | ${fixed(pct(ms))} |`)
+      .join('\n');
 
   await writeSection(
     'capture-profile',
@@ -331,7 +266,26 @@ browser's own work outside JavaScript: tasks, messages, style, layout, paint):
 
 | cause | % of a core | share of the busy samples |
 | --- | ---: | ---: |
-${scriptRows.map(([cause, ms]) => `| ${cause} | ${fixed(pct(ms))} | ${fixed((100 * ms) / busyTotal, 1)} % |`).join('\n')}
+${causeTable(script)}
+
+Its largest functions (self time, where each is in the source):
+
+| function | % of a core |
+| --- | ---: |
+${functionTable(profile)}
+
+The voice-detection worker's samples by cause (its own V8 profile, in the same window; the
+inference is onnxruntime's WebAssembly):
+
+| cause | % of a core | share of the busy samples |
+| --- | ---: | ---: |
+${causeTable(workerScript)}
+
+Its largest functions:
+
+| function | % of a core |
+| --- | ---: |
+${functionTable(workerProfile)}
 
 Run: \`node --import tsx bench/capture-profile/main.ts\` (build first).`,
   );

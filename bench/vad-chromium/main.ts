@@ -1,7 +1,8 @@
 /**
  * Voice detection in Chromium: Silero per 512-sample frame as the app runs it (the reference: the
  * same detector with the model replaced by a replay of its probabilities), and how late it flags
- * each turn of the conversation. Builds its own page (bench/vad-chromium/harness); needs Chromium.
+ * each turn of the conversation, and what a frame costs at a visit's pace against back to back
+ * (issue 40). Builds its own page (bench/vad-chromium/harness); needs Chromium.
  *
  *   node --import tsx bench/vad-chromium/main.ts [--quick]   # --quick: one pass of each
  */
@@ -12,7 +13,7 @@ import { build } from 'vite';
 import { readConversation } from '../../e2e/support/audio-analysis';
 import { serveDirectory } from '../../e2e/support/static-server';
 import * as run from '../support/run';
-import type { Loaded, PassKind, PassResult, VadHarnessApi } from './harness/api';
+import type { Loaded, PacedResult, PassKind, PassResult, VadHarnessApi } from './harness/api';
 import { report, type Onset } from './markdown';
 
 /** Passes of each kind, alternating Silero and the reference. */
@@ -26,6 +27,11 @@ const pass = (page: Page, kind: PassKind, probabilities?: number[]): Promise<Pas
     kind,
     probabilities,
   ] as const);
+
+/** Seconds of the conversation fed at the visit's pace (a chunk every 100 ms). */
+const PACED_SECONDS = run.QUICK ? 10 : 30;
+const paced = (page: Page, seconds: number): Promise<PacedResult> =>
+  page.evaluate((s) => (globalThis as unknown as { vadHarness: VadHarnessApi }).vadHarness.paced(s), seconds);
 
 /**
  * For each true turn start, when the detector's verdict first says speech. Frame k holds the
@@ -91,8 +97,14 @@ run.runBenchmark('vad-chromium', 4 * 60_000, async () => {
         `no model ${(reference.at(-1)!.totalMs / loaded.frames).toFixed(4)} ms/frame`,
     );
   }
+  const atPace = await paced(page, PACED_SECONDS);
+  console.log(
+    `at the visit's pace: ${(atPace.pacedMs / atPace.frames).toFixed(3)} ms/frame, ` +
+      `back to back ${(atPace.backToBackMs / atPace.frames).toFixed(3)} ms/frame`,
+  );
   await report({
     loaded,
+    atPace,
     silero,
     reference,
     onsets: onsets(silero[0]!.speech, conversation.turns),

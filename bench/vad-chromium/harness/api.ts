@@ -27,9 +27,21 @@ export interface PassResult {
   timerStepMs: number;
 }
 
+/** The same frames back to back, and then as a visit feeds them: a chunk's worth every 100 ms. */
+export interface PacedResult {
+  /** 512-sample frames classified in each of the two runs. */
+  frames: number;
+  /** The `classify()` calls' time, all frames back to back, ms. */
+  backToBackMs: number;
+  /** The same calls' time when each 100 ms chunk's frames come 100 ms after the last ones, ms. */
+  pacedMs: number;
+}
+
 export interface VadHarnessApi {
   /** Takes 16 kHz mono Int16 LE samples (base64) and loads the app's speech detector. */
   load(samplesBase64: string): Promise<Loaded>;
   /** One pass over every frame; `no-model` replays `probabilities` instead of running the model. */
   pass(kind: PassKind, probabilities?: number[]): Promise<PassResult>;
+  /** The first `seconds` of the audio through Silero back to back, then at the visit's pace. */
+  paced(seconds: number): Promise<PacedResult>;
 }
