@@ -13,6 +13,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childCpuMs } from './child-cpu';
 
 export interface PocketsphinxConfig {
   binary: string;
@@ -104,9 +105,22 @@ const SPEED_OPTIONS = { '-fwdflat': 'no', '-topn': '2', '-maxhmmpf': '3000' };
 const ERROR_LINES_KEPT = 3;
 
 /**
+ * A decoder's deadline counts its own work: on a machine busy with other things (a clinic laptop, a
+ * CI run with two browsers recording) decoding takes longer by the clock without being stuck, and
+ * the session it fails is a note the clinician never gets. Four decoders at once beside the e2e
+ * suite's browsers ran past a wall-clock deadline of 41.6-44.6 s (session 27's CI). One that hangs
+ * without working (blocked, stopped) is caught by the wall clock: WALL_CLOCK_FACTOR times the CPU
+ * budget. Where the CPU time cannot be read (no /proc) the CPU budget is a wall-clock one, as before.
+ */
+const WALL_CLOCK_FACTOR = 5;
+/** How often the decoder's CPU time is read. */
+const CPU_CHECK_MS = 250;
+
+/**
  * Decodes `pcm` and resolves with its words, times from the start of `pcm`. Rejects with an Error
- * when the process cannot start, exits non-zero, runs past `timeoutMs`, or `signal` aborts; the
- * process is killed in every one of those cases, so nothing is left running.
+ * when the process cannot start, exits non-zero, uses more than `timeoutMs` of CPU time (or runs
+ * WALL_CLOCK_FACTOR times that by the clock), or `signal` aborts; the process is killed in every
+ * one of those cases, so nothing is left running.
  */
 export async function runPocketsphinx(
   config: PocketsphinxConfig,
@@ -150,7 +164,8 @@ function decodeFile(
     const finish = (error: Error | undefined, words?: RecognizedWord[]) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clearTimeout(wallTimer);
+      clearInterval(cpuTimer);
       signal?.removeEventListener('abort', onAbort);
       if (error) {
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
@@ -160,10 +175,18 @@ function decodeFile(
       }
     };
     const onAbort = () => finish(new Error('speech recognition was aborted'));
-    const timer = setTimeout(
-      () => finish(new Error(`pocketsphinx did not finish within ${(timeoutMs / 1000).toFixed(1)} s`)),
-      timeoutMs,
+    const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+    const cpuReadable = childCpuMs(child.pid) !== undefined;
+    const wallMs = cpuReadable ? timeoutMs * WALL_CLOCK_FACTOR : timeoutMs;
+    const wallTimer = setTimeout(
+      () => finish(new Error(`pocketsphinx did not finish within ${seconds(wallMs)}`)),
+      wallMs,
     );
+    const cpuTimer = setInterval(() => {
+      const used = childCpuMs(child.pid);
+      if (used !== undefined && used > timeoutMs)
+        finish(new Error(`pocketsphinx did not finish within ${seconds(timeoutMs)} of CPU time`));
+    }, CPU_CHECK_MS);
     signal?.addEventListener('abort', onAbort, { once: true });
 
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));

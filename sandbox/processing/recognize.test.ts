@@ -164,6 +164,25 @@ describe('engine choice and failures', () => {
       );
     });
 
+    it('lets a decoder that a busy machine keeps waiting finish: its deadline counts the CPU it uses', async () => {
+      // Two seconds by the clock and next to no CPU, past a budget of one second: a decoder the
+      // machine's other work keeps waiting is slow, not stuck (a wall-clock deadline failed it).
+      const config = fakeDecoder('starved', `sleep 2; echo 'hello 0.6 0.9 0.95'`);
+      const starved = createRecognizer({ pocketsphinx: config, timeoutBaseMs: 1_000, timeoutPerAudioMs: 0 });
+      const result = await starved(speech, { asr: 'pocketsphinx' });
+      expect(result.entries.map((e) => e.transcript)).toEqual(['Hello.']);
+    });
+
+    it('stops a decoder that works past its CPU budget, and leaves no process behind', async () => {
+      const pidFile = join(dir, 'pid-spins');
+      const config = fakeDecoder('spins', `echo $$ > ${pidFile}; while :; do :; done`);
+      const spinning = createRecognizer({ pocketsphinx: config, timeoutBaseMs: 300, timeoutPerAudioMs: 0 });
+      await expect(spinning(speech, { asr: 'pocketsphinx' })).rejects.toThrow(
+        /did not finish within 0\.3 s of CPU time/,
+      );
+      await expectGone(Number(readFileSync(pidFile, 'utf8')));
+    });
+
     it('stops a decoder that hangs, at its deadline or at abort, and leaves no process behind', async () => {
       const pidFile = join(dir, 'pid');
       const config = fakeDecoder('hangs', `echo $$ > ${pidFile}; exec sleep 30`);

@@ -21,7 +21,10 @@ export interface RecognizerOptions {
   pocketsphinx?: PocketsphinxConfig | { missing: string };
   /** Decoder processes run side by side on one session (default: the CPU count, at most 4). */
   workers?: number;
-  /** Deadline per decoder process: this much, plus `timeoutPerAudioMs` per millisecond of audio. */
+  /**
+   * Deadline per decoder process, in its own CPU time: this much, plus `timeoutPerAudioMs` per
+   * millisecond of audio (and five times that by the clock, for one that hangs; pocketsphinx.ts).
+   */
   timeoutBaseMs?: number;
   timeoutPerAudioMs?: number;
 }
