@@ -93,6 +93,8 @@ export async function runCore(
   await call('secrets.setPartnerToken', { token: visit.PARTNER.token });
   if (!(await call<{ signedIn: boolean }>('auth.signIn')).signedIn)
     throw new Error('the core could not sign in to the sandbox');
+  // A clinician records only once they have a PIN for this computer (issue 39), as in the window.
+  await call('privacy.setPin', { pin: '2468' });
   const start = { kind: 'ambient', encounterId: options.encounterId, context: visit.CONTEXT };
   const sessionId = (await call<RecorderView>('encounter.start', start)).sessionId as string;
   // At real time, start once the stream is open, so the first intervals measure sending, not the
