@@ -3,22 +3,14 @@
  * Undefined where there is no /proc (macOS, Windows) or the process is gone: the caller then goes
  * by the wall clock alone.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-let ticksPerSecond: number | undefined;
-
-function clockTicks(): number {
-  if (ticksPerSecond === undefined) {
-    try {
-      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
-    } catch {
-      // Linux has used 100 on every common architecture for decades.
-      ticksPerSecond = 100;
-    }
-  }
-  return ticksPerSecond;
-}
+/**
+ * /proc counts in USER_HZ ticks, 100 a second on every architecture Electron ships for (x86-64,
+ * arm64). Asking `getconf CLK_TCK` instead would spawn a process synchronously in the app's main
+ * process, where the built-in demo runs this.
+ */
+const TICKS_PER_SECOND = 100;
 
 export function childCpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
@@ -32,5 +24,5 @@ export function childCpuMs(pid: number | undefined): number | undefined {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
   const ticks = Number(fields[11]) + Number(fields[12]);
-  return Number.isFinite(ticks) ? (ticks * 1_000) / clockTicks() : undefined;
+  return Number.isFinite(ticks) ? (ticks * 1_000) / TICKS_PER_SECOND : undefined;
 }

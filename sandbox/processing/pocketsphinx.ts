@@ -109,23 +109,23 @@ const ERROR_LINES_KEPT = 3;
  * CI run with two browsers recording) decoding takes longer by the clock without being stuck, and
  * the session it fails is a note the clinician never gets. Four decoders at once beside the e2e
  * suite's browsers ran past a wall-clock deadline of 41.6-44.6 s (session 27's CI). One that hangs
- * without working (blocked, stopped) is caught by the wall clock: WALL_CLOCK_FACTOR times the CPU
- * budget. Where the CPU time cannot be read (no /proc) the CPU budget is a wall-clock one, as before.
+ * without working (blocked, stopped) is caught by the wall clock: this many times the CPU budget.
+ * Where the CPU time cannot be read (no /proc) the CPU budget is a wall-clock one, as before.
  */
-const WALL_CLOCK_FACTOR = 5;
+export const DEFAULT_WALL_CLOCK_FACTOR = 5;
 /** How often the decoder's CPU time is read. */
 const CPU_CHECK_MS = 250;
 
 /**
  * Decodes `pcm` and resolves with its words, times from the start of `pcm`. Rejects with an Error
  * when the process cannot start, exits non-zero, uses more than `timeoutMs` of CPU time (or runs
- * WALL_CLOCK_FACTOR times that by the clock), or `signal` aborts; the process is killed in every
+ * `wallClockFactor` times that by the clock), or `signal` aborts; the process is killed in every
  * one of those cases, so nothing is left running.
  */
 export async function runPocketsphinx(
   config: PocketsphinxConfig,
   pcm: Buffer,
-  options: { timeoutMs: number; signal?: AbortSignal },
+  options: { timeoutMs: number; wallClockFactor?: number; signal?: AbortSignal },
 ): Promise<RecognizedWord[]> {
   // The decoder reads a file: for the seconds it decodes, the audio is in a private temporary
   // folder (0700, the file 0600), removed as soon as it is done. A pipe would keep it off the disk,
@@ -143,7 +143,11 @@ export async function runPocketsphinx(
 function decodeFile(
   config: PocketsphinxConfig,
   file: string,
-  { timeoutMs, signal }: { timeoutMs: number; signal?: AbortSignal },
+  {
+    timeoutMs,
+    wallClockFactor = DEFAULT_WALL_CLOCK_FACTOR,
+    signal,
+  }: { timeoutMs: number; wallClockFactor?: number; signal?: AbortSignal },
 ): Promise<RecognizedWord[]> {
   return new Promise((resolvePromise, reject) => {
     if (signal?.aborted) return reject(new Error('speech recognition was aborted'));
@@ -177,7 +181,7 @@ function decodeFile(
     const onAbort = () => finish(new Error('speech recognition was aborted'));
     const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
     const cpuReadable = childCpuMs(child.pid) !== undefined;
-    const wallMs = cpuReadable ? timeoutMs * WALL_CLOCK_FACTOR : timeoutMs;
+    const wallMs = cpuReadable ? timeoutMs * wallClockFactor : timeoutMs;
     const wallTimer = setTimeout(
       () => finish(new Error(`pocketsphinx did not finish within ${seconds(wallMs)}`)),
       wallMs,

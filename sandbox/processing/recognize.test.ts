@@ -171,22 +171,35 @@ describe('engine choice and failures', () => {
       const starved = createRecognizer({ pocketsphinx: config, timeoutBaseMs: 1_000, timeoutPerAudioMs: 0 });
       const result = await starved(speech, { asr: 'pocketsphinx' });
       expect(result.entries.map((e) => e.transcript)).toEqual(['Hello.']);
-    });
+    }, 20_000);
 
     it('stops a decoder that works past its CPU budget, and leaves no process behind', async () => {
       const pidFile = join(dir, 'pid-spins');
       const config = fakeDecoder('spins', `echo $$ > ${pidFile}; while :; do :; done`);
-      const spinning = createRecognizer({ pocketsphinx: config, timeoutBaseMs: 300, timeoutPerAudioMs: 0 });
+      // The wall clock far off, so a machine busy enough to slow the spinning down cannot stop it first.
+      const spinning = createRecognizer({
+        pocketsphinx: config,
+        timeoutBaseMs: 300,
+        timeoutPerAudioMs: 0,
+        wallClockFactor: 100,
+      });
       await expect(spinning(speech, { asr: 'pocketsphinx' })).rejects.toThrow(
         /did not finish within 0\.3 s of CPU time/,
       );
       await expectGone(Number(readFileSync(pidFile, 'utf8')));
-    });
+      // A busy machine gives the spinning decoder a small share of a core: 0.3 s of it takes longer.
+    }, 20_000);
 
     it('stops a decoder that hangs, at its deadline or at abort, and leaves no process behind', async () => {
       const pidFile = join(dir, 'pid');
       const config = fakeDecoder('hangs', `echo $$ > ${pidFile}; exec sleep 30`);
-      const slow = createRecognizer({ pocketsphinx: config, timeoutBaseMs: 300, timeoutPerAudioMs: 0 });
+      // A hung decoder does no work: the wall clock stops it, here at the budget itself.
+      const slow = createRecognizer({
+        pocketsphinx: config,
+        timeoutBaseMs: 300,
+        timeoutPerAudioMs: 0,
+        wallClockFactor: 1,
+      });
       const started = Date.now();
       await expect(slow(speech, { asr: 'pocketsphinx' })).rejects.toThrow(/did not finish within/);
       expect(Date.now() - started).toBeLessThan(3_000);

@@ -7,6 +7,7 @@ import { offsetFromMs, type TranscriptEntry } from '../../src/shared/service';
 import { AUDIO_FORMAT } from '../limits';
 import {
   defaultPocketsphinxConfig,
+  DEFAULT_WALL_CLOCK_FACTOR,
   runPocketsphinx,
   type PocketsphinxConfig,
   type RecognizedWord,
@@ -23,10 +24,12 @@ export interface RecognizerOptions {
   workers?: number;
   /**
    * Deadline per decoder process, in its own CPU time: this much, plus `timeoutPerAudioMs` per
-   * millisecond of audio (and five times that by the clock, for one that hangs; pocketsphinx.ts).
+   * millisecond of audio (and `wallClockFactor` times that by the clock; pocketsphinx.ts).
    */
   timeoutBaseMs?: number;
   timeoutPerAudioMs?: number;
+  /** The wall-clock deadline, for a decoder that hangs without working: this many times the CPU one. */
+  wallClockFactor?: number;
 }
 
 /** Audio kept either side of a chunk's speech, so the decoder hears each word's edges. */
@@ -112,6 +115,7 @@ async function decodeChunks(
     const timeoutMs = options.timeoutBaseMs + (toMs - fromMs) * options.timeoutPerAudioMs;
     const words = await runPocketsphinx(config, pcm.subarray(bytesAt(fromMs), bytesAt(toMs)), {
       timeoutMs,
+      wallClockFactor: options.wallClockFactor,
       signal,
     });
     return words.map((w) => ({ ...w, startMs: w.startMs + fromMs, endMs: w.endMs + fromMs }));
@@ -132,6 +136,7 @@ export function createRecognizer(options: RecognizerOptions = {}): Recognize {
   const timeouts = {
     timeoutBaseMs: options.timeoutBaseMs ?? 30_000,
     timeoutPerAudioMs: options.timeoutPerAudioMs ?? 1,
+    wallClockFactor: options.wallClockFactor ?? DEFAULT_WALL_CLOCK_FACTOR,
   };
   let setup = options.pocketsphinx;
 
