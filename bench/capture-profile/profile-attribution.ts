@@ -62,20 +62,21 @@ export async function sourceMapsOf(dir: string): Promise<Map<string, SourceMapCo
   return maps;
 }
 
+/** Where a frame's code is in the original sources, where a source map covers its built file. */
+function originalOf(frame: ProfileNode['callFrame'], maps: Map<string, SourceMapConsumer>) {
+  const map = maps.get(frame.url.split('/').at(-1)!);
+  const original = map?.originalPositionFor({ line: frame.lineNumber + 1, column: frame.columnNumber });
+  return original?.source ? { source: original.source, line: original.line } : undefined;
+}
+
 function sourceOf(
   frame: ProfileNode['callFrame'],
   maps: Map<string, SourceMapConsumer>,
   natives: NativeSources,
 ): string {
-  // Native functions have no URL: WebSocket's send and MessagePort's postMessage are the socket and
-  // the worklet's buffers coming back.
   if (frame.url === '') return natives[frame.functionName] ?? (frame.functionName || '(anonymous native)');
   if (frame.url.startsWith('wasm:')) return frame.url;
-  const file = frame.url.split('/').at(-1)!;
-  const map = maps.get(file);
-  if (!map) return frame.url;
-  const original = map.originalPositionFor({ line: frame.lineNumber + 1, column: frame.columnNumber });
-  return original.source ?? frame.url;
+  return originalOf(frame, maps)?.source ?? frame.url;
 }
 
 /** Self time (ms) by cause: the profile's samples, each attributed to its frame's original source. */
@@ -135,11 +136,8 @@ export function largestFunctions(
 /** `file:line` in the original source, or the built file's name where no map covers it. */
 function placeOf(frame: ProfileNode['callFrame'], maps: Map<string, SourceMapConsumer>): string {
   if (frame.url === '') return 'native';
-  const file = frame.url.split('/').at(-1)!;
-  const map = maps.get(file);
-  if (!map) return file;
-  const original = map.originalPositionFor({ line: frame.lineNumber + 1, column: frame.columnNumber });
-  if (!original.source) return file;
+  const original = originalOf(frame, maps);
+  if (!original) return frame.url.split('/').at(-1)!;
   // A package's files from its name on, the app's from its top folder (the map's paths are relative
   // to the bundle, so they climb out of it first).
   const source = original.source.includes('node_modules/')

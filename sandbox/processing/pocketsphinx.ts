@@ -104,15 +104,6 @@ const SPEED_OPTIONS = { '-fwdflat': 'no', '-topn': '2', '-maxhmmpf': '3000' };
 /** The decoder's own error lines kept for the Error message (its INFO log is long and not useful). */
 const ERROR_LINES_KEPT = 3;
 
-/**
- * A decoder's deadline counts its own work: on a machine busy with other things (a clinic laptop, a
- * CI run with two browsers recording) decoding takes longer by the clock without being stuck, and
- * the session it fails is a note the clinician never gets. Four decoders at once beside the e2e
- * suite's browsers ran past a wall-clock deadline of 41.6-44.6 s (session 27's CI). One that hangs
- * without working (blocked, stopped) is caught by the wall clock: this many times the CPU budget.
- * Where the CPU time cannot be read (no /proc) the CPU budget is a wall-clock one, as before.
- */
-export const DEFAULT_WALL_CLOCK_FACTOR = 5;
 /** How often the decoder's CPU time is read. */
 const CPU_CHECK_MS = 250;
 
@@ -121,11 +112,18 @@ const CPU_CHECK_MS = 250;
  * when the process cannot start, exits non-zero, uses more than `timeoutMs` of CPU time (or runs
  * `wallClockFactor` times that by the clock), or `signal` aborts; the process is killed in every
  * one of those cases, so nothing is left running.
+ *
+ * The deadline counts the decoder's own work: on a machine busy with other things (a clinic
+ * laptop, a CI run with two browsers recording) decoding takes longer by the clock without being
+ * stuck, and the session it fails is a note the clinician never gets. Four decoders at once beside
+ * the e2e suite's browsers ran past a wall-clock deadline of 41.6-44.6 s (session 27's CI). One
+ * that hangs without working (blocked, stopped) is caught by the wall clock. Where the CPU time
+ * cannot be read (no /proc) the CPU budget is a wall-clock one, as before.
  */
 export async function runPocketsphinx(
   config: PocketsphinxConfig,
   pcm: Buffer,
-  options: { timeoutMs: number; wallClockFactor?: number; signal?: AbortSignal },
+  options: { timeoutMs: number; wallClockFactor: number; signal?: AbortSignal },
 ): Promise<RecognizedWord[]> {
   // The decoder reads a file: for the seconds it decodes, the audio is in a private temporary
   // folder (0700, the file 0600), removed as soon as it is done. A pipe would keep it off the disk,
@@ -145,9 +143,9 @@ function decodeFile(
   file: string,
   {
     timeoutMs,
-    wallClockFactor = DEFAULT_WALL_CLOCK_FACTOR,
+    wallClockFactor,
     signal,
-  }: { timeoutMs: number; wallClockFactor?: number; signal?: AbortSignal },
+  }: { timeoutMs: number; wallClockFactor: number; signal?: AbortSignal },
 ): Promise<RecognizedWord[]> {
   return new Promise((resolvePromise, reject) => {
     if (signal?.aborted) return reject(new Error('speech recognition was aborted'));

@@ -176,7 +176,8 @@ describe('engine choice and failures', () => {
     it('stops a decoder that works past its CPU budget, and leaves no process behind', async () => {
       const pidFile = join(dir, 'pid-spins');
       const config = fakeDecoder('spins', `echo $$ > ${pidFile}; while :; do :; done`);
-      // The wall clock far off, so a machine busy enough to slow the spinning down cannot stop it first.
+      // The wall clock far off: a busy machine gives the spinning decoder a small share of a core,
+      // so its 0.3 s of CPU may take seconds, and the wall clock must not stop it first.
       const spinning = createRecognizer({
         pocketsphinx: config,
         timeoutBaseMs: 300,
@@ -187,7 +188,6 @@ describe('engine choice and failures', () => {
         /did not finish within 0\.3 s of CPU time/,
       );
       await expectGone(Number(readFileSync(pidFile, 'utf8')));
-      // A busy machine gives the spinning decoder a small share of a core: 0.3 s of it takes longer.
     }, 20_000);
 
     it('stops a decoder that hangs, at its deadline or at abort, and leaves no process behind', async () => {

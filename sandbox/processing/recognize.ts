@@ -7,7 +7,6 @@ import { offsetFromMs, type TranscriptEntry } from '../../src/shared/service';
 import { AUDIO_FORMAT } from '../limits';
 import {
   defaultPocketsphinxConfig,
-  DEFAULT_WALL_CLOCK_FACTOR,
   runPocketsphinx,
   type PocketsphinxConfig,
   type RecognizedWord,
@@ -28,7 +27,7 @@ export interface RecognizerOptions {
    */
   timeoutBaseMs?: number;
   timeoutPerAudioMs?: number;
-  /** The wall-clock deadline, for a decoder that hangs without working: this many times the CPU one. */
+  /** The wall-clock deadline, for a decoder that hangs without working: this many times the CPU one (5). */
   wallClockFactor?: number;
 }
 
@@ -136,7 +135,7 @@ export function createRecognizer(options: RecognizerOptions = {}): Recognize {
   const timeouts = {
     timeoutBaseMs: options.timeoutBaseMs ?? 30_000,
     timeoutPerAudioMs: options.timeoutPerAudioMs ?? 1,
-    wallClockFactor: options.wallClockFactor ?? DEFAULT_WALL_CLOCK_FACTOR,
+    wallClockFactor: options.wallClockFactor ?? 5,
   };
   let setup = options.pocketsphinx;
 
