@@ -202,6 +202,34 @@ describe('the audio spool', () => {
     expect(recovered.problems).toHaveLength(1);
   });
 
+  it('sends the chunk just appended from a copy of it, and reads every older one back from disk', () => {
+    const o = options();
+    const spool = write(o, 3);
+    // Damage all three records on disk (one byte of audio each), as a failing disk would.
+    const file = join(o.dir, 'segment-000001.spool');
+    const bytes = readFileSync(file);
+    for (let record = 0; record < 3; record++) {
+      const at = record * recordBytes(CHUNK) + 100;
+      bytes.writeUInt8(bytes.readUInt8(at) ^ 0xff, at);
+    }
+    writeFileSync(file, bytes);
+    // The newest chunk, whole or in part, never comes from disk: it is what a live stream sends next.
+    expect(Buffer.from(spool.read(2 * CHUNK, CHUNK)).equals(chunk(2))).toBe(true);
+    expect(Buffer.from(spool.read(2 * CHUNK + 100, 10 * CHUNK)).equals(chunk(2).subarray(100))).toBe(true);
+    // An older one does, and its damage is reported, not passed on.
+    expect(() => spool.read(CHUNK, CHUNK)).toThrow(/cannot be read back/);
+    // The copy is the spool's own: a caller reusing its buffer changes nothing sent.
+    const reused = Buffer.from(chunk(3));
+    spool.append(reused);
+    reused.fill(0);
+    expect(Buffer.from(spool.read(3 * CHUNK, CHUNK)).equals(chunk(3))).toBe(true);
+    // Only that one chunk is held: the one before it is read from disk again, damage and all.
+    expect(() => spool.read(2 * CHUNK, CHUNK)).toThrow(/cannot be read back/);
+    // And a discarded visit gives nothing back, not even the chunk in memory.
+    spool.discard();
+    expect(() => spool.read(3 * CHUNK, CHUNK)).toThrow(/discarded/);
+  });
+
   it('a discarded spool is deleted and takes no more audio', () => {
     const o = options();
     const spool = write(o, 3);

@@ -168,6 +168,13 @@ function openSpool(
   let segmentBytes = 0;
   let discarded = false;
   let writeFailure = startFailure;
+  /**
+   * The record last written, as plaintext (a copy: callers reuse their buffers). A live stream sends
+   * each chunk just after it is appended; reading it back and opening it again a moment after it was
+   * sealed was a fifth of the core's CPU per chunk (docs/benchmarks.md, issue 40). One chunk, kept
+   * until the next append: memory holds no more audio than the chunk that just came in.
+   */
+  let latest: { offset: number; pcm: Uint8Array } | undefined;
 
   let savedAckedOffset = manifest.ackedOffset;
   const saveManifest = (): Error | undefined => {
@@ -242,9 +249,11 @@ function openSpool(
     },
     append(pcm) {
       if (pcm.length === 0 || discarded || writeFailure) return;
+      latest = undefined;
       try {
         const target = fd ?? openSegment();
-        const record = sealRecord(options.key, manifest.sessionId, index.end, pcm);
+        const offset = index.end;
+        const record = sealRecord(options.key, manifest.sessionId, offset, pcm);
         const written = write(target, record);
         if (written !== record.length) {
           throw new Error(`short write to the spool: ${written} of ${record.length} bytes`);
@@ -256,6 +265,8 @@ function openSpool(
           position: segmentBytes,
         });
         segmentBytes += written;
+        // A copy, not a view: Buffer#slice would share the caller's memory.
+        latest = { offset, pcm: new Uint8Array(pcm) };
       } catch (error) {
         return stopWriting(error);
       }
@@ -267,6 +278,11 @@ function openSpool(
     },
     read(from, max) {
       if (discarded) throw new Error('the spool was discarded: its audio is gone');
+      // The last record ends where the audio does, so a read from inside it is served from it alone.
+      const start = latest && Number.isSafeInteger(from) && max >= 0 ? from - latest.offset : -1;
+      if (latest && start >= 0 && start < latest.pcm.length) {
+        return latest.pcm.subarray(start, Math.min(latest.pcm.length, start + max));
+      }
       return reader.read(from, max);
     },
     noteAcked(offset) {

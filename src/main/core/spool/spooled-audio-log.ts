@@ -11,7 +11,8 @@ export interface SpooledAudioLogOptions {
 
 /**
  * The stream client's audio log: every byte goes to the visit's spool before it counts as
- * appended, and the sender reads it back from the spool on disk, so memory holds no audio. The
+ * appended, and the sender reads it back from the spool (from disk, but for the chunk just
+ * appended, which the spool keeps until the next one), so memory holds no backlog of audio. The
  * service's acknowledgements are only noted in the manifest: a restarted service may ask again
  * from below its last ACK, and the spool still has every byte.
  *
