@@ -38,6 +38,7 @@ export function registerControlRoutes(app: FastifyInstance, deps: ControlDeps): 
     received_ms: session.receivedBytes / 32,
     pcm_sha256: await store.audioSha256(session),
     connections: session.connections,
+    pings: session.pings ?? 0,
     stream_open: deps.streams.active(session.id) !== undefined,
     context: session.context,
     form_items: session.formItems,

@@ -40,6 +40,8 @@ export interface SessionRecord {
   /** Audio bytes accepted across all connections (the ACK extension's received_bytes). */
   receivedBytes: number;
   connections: number;
+  /** WebSocket pings read on its stream connections (control API only: how often a client pings). */
+  pings?: number;
   timeline: TimelineEvent[];
   result?: SessionResult;
   failure?: { error_code: string; error_detail: string };

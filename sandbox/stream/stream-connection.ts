@@ -219,6 +219,7 @@ export function runStreamConnection(
   });
   socket.on('ping', (data: Buffer) => {
     if (!open) return;
+    session.pings = (session.pings ?? 0) + 1;
     inbox.push({ ping: data });
     pump();
   });

@@ -12,6 +12,8 @@ export interface SandboxSession {
   received_bytes: number;
   pcm_sha256: string;
   connections: number;
+  /** WebSocket pings read on its stream connections. */
+  pings: number;
   stream_open: boolean;
   timeline: { at: number; type: string; detail?: string }[];
 }

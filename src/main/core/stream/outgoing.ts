@@ -15,6 +15,15 @@ export const HIGH_WATER_BYTES = 64 * 1024;
  */
 export const MAX_UNPROVEN_BYTES = 64_000;
 
+/**
+ * Against a service with ACK, a ping behind audio at most this often. There the ACKs prove what
+ * the service has, and a ping only checks that the connection lives: one a second keeps a hung
+ * service found within the liveness bound plus a second, where a ping behind every 100 ms frame
+ * (and its pong) cost the core a tenth of its CPU per chunk (docs/benchmarks.md, issue 40). Without
+ * ACK every frame still gets its ping: the pongs are the proof of receipt.
+ */
+export const ACK_MODE_PING_EVERY_MS = 1_000;
+
 /** One connection as the sender sees it. */
 export interface Wire {
   socket: StreamSocket;
@@ -33,7 +42,7 @@ export interface Wire {
  * What is where: the outgoing log, the events queued at log offsets, and four offsets into the
  * log — sent (on the wire of this connection), written (fully written by a socket), proven (a pong
  * answered a ping sent after it: the service read it) and acked (the service's last ACK). Cuts
- * frames from the log, pings after each, and paces them; knows nothing of reconnecting.
+ * frames from the log, pings after them, and paces them; knows nothing of reconnecting.
  */
 export function createOutgoing(deps: {
   audio: AudioLog;
@@ -58,6 +67,8 @@ export function createOutgoing(deps: {
   let finishTarget = 0;
   let finishing = false;
   let stopPacing: (() => void) | undefined;
+  /** When the last ping went out on this connection (none yet: -Infinity). */
+  let lastPingAt = -Infinity;
 
   const ackMode = () => ackSupported === true;
   /** Without ACK, pongs are the proof (unless the service answers none: then written bytes are). */
@@ -68,6 +79,11 @@ export function createOutgoing(deps: {
     if (pongs === false) return;
     wire.socket.ping(sent);
     wire.onPing(sent);
+    lastPingAt = clock.now();
+  };
+  /** Behind audio: every frame without ACK (the proof), at most once a second with it (liveness). */
+  const pingBehindAudio = (wire: Wire) => {
+    if (!ackMode() || clock.now() - lastPingAt >= ACK_MODE_PING_EVERY_MS) ping(wire);
   };
 
   const sendEvent = (socket: StreamSocket, event: StreamEventName) =>
@@ -153,6 +169,7 @@ export function createOutgoing(deps: {
         log.warn('stream: the service acknowledges less than before', { from, acked });
       sent = from;
       written = from;
+      lastPingAt = -Infinity;
       if (ackMode()) acked = proven = from;
       pacer.reset(clock.now());
       if (finishing && !events.some((e) => e.event === 'EOF')) enqueueEvent(events, 'EOF', finishTarget);
@@ -236,7 +253,7 @@ export function createOutgoing(deps: {
         });
         sent = end;
         wire.onAudioSent();
-        ping(wire);
+        pingBehindAudio(wire);
       }
     },
   };

@@ -31,10 +31,11 @@ export const DEFAULT_LIVENESS_TIMEOUT_MS = 5_000;
 
 /**
  * The audio stream to the service for one session (docs/protocol.md "Audio stream"): binds by
- * upgrade headers, sends the outgoing log in 100 ms chunks with a WebSocket ping after each, resumes
- * after every reconnect from the service's first ACK (or, for a service without ACK, from the
- * highest offset its pongs proved it read — never from the last byte written), and
- * drains a backlog at up to maxDrainFactor × real time behind which live audio keeps queueing.
+ * upgrade headers, sends the outgoing log in 100 ms chunks with a WebSocket ping after each (at most
+ * one a second where the service sends ACK: outgoing.ts), resumes after every reconnect from the
+ * service's first ACK (or, for a service without ACK, from the highest offset its pongs proved it
+ * read — never from the last byte written), and drains a backlog at up to maxDrainFactor × real
+ * time behind which live audio keeps queueing.
  *
  * Events go out in log order: an event waits until all audio appended before it is on the wire.
  * Events already written to a connection that then dropped are NOT replayed on the next one (the
