@@ -171,7 +171,7 @@ function openSpool(
   /**
    * The record last written, as plaintext (a copy: callers reuse their buffers). A live stream sends
    * each chunk just after it is appended; reading it back and opening it again a moment after it was
-   * sealed was a fifth of the core's CPU per chunk (docs/benchmarks.md, issue 40). One chunk, kept
+   * sealed was a fifth of the core's per-chunk work (docs/benchmarks.md, issue 40). One chunk, kept
    * until the next append: memory holds no more audio than the chunk that just came in.
    */
   let latest: { offset: number; pcm: Uint8Array } | undefined;

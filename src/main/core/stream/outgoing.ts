@@ -19,8 +19,8 @@ export const MAX_UNPROVEN_BYTES = 64_000;
  * Against a service with ACK, a ping behind audio at most this often. There the ACKs prove what
  * the service has, and a ping only checks that the connection lives: one a second keeps a hung
  * service found within the liveness bound plus a second, where a ping behind every 100 ms frame
- * (and its pong) cost the core a tenth of its CPU per chunk (docs/benchmarks.md, issue 40). Without
- * ACK every frame still gets its ping: the pongs are the proof of receipt.
+ * (and its pong) cost the core CPU for nothing the ACKs do not tell (docs/benchmarks.md, issue 40).
+ * Without ACK every frame still gets its ping: the pongs are the proof of receipt.
  */
 export const ACK_MODE_PING_EVERY_MS = 1_000;
 

@@ -14,8 +14,8 @@ import {
 /**
  * How often the stream pings, against the real sandbox (which counts the pings it reads): with
  * ACK a ping only checks that the connection lives, without ACK each pong is the proof of what the
- * service read. Issue 40: a ping and its pong behind every 100 ms chunk were a tenth of the core's
- * CPU per chunk where the ACKs already prove receipt.
+ * service read. Issue 40: a ping and its pong behind every 100 ms chunk cost the core CPU where the
+ * ACKs already prove receipt.
  */
 let sandbox: Sandbox;
 let rest: ServiceClient;
