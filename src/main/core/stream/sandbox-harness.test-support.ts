@@ -78,12 +78,17 @@ export async function controlSession(sandbox: Sandbox, id: string): Promise<Cont
 }
 
 export async function dropStream(sandbox: Sandbox, id: string, which: 'current' | 'next' = 'current') {
+  await injectFault(sandbox, { action: 'drop_stream', which, session_id: id });
+}
+
+/** POST /__sandbox/faults (docs/protocol.md "Sandbox: test control API"); throws unless it took. */
+export async function injectFault(sandbox: Sandbox, body: Record<string, unknown>): Promise<void> {
   const response = await fetch(`${sandbox.url}/__sandbox/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ action: 'drop_stream', which, session_id: id }),
+    body: JSON.stringify(body),
   });
-  if (response.status !== 200) throw new Error(`drop_stream: HTTP ${response.status}`);
+  if (response.status !== 200) throw new Error(`fault ${String(body.action)}: HTTP ${response.status}`);
 }
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

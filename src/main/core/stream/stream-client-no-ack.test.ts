@@ -11,6 +11,7 @@ import {
   controlSession,
   dropStream,
   harness,
+  injectFault,
   LoginTokens,
   restClient,
   sha256,
@@ -36,14 +37,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function fault(body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandbox.url}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 200) throw new Error(`fault ${String(body.action)}: HTTP ${response.status}`);
-}
+const fault = (body: Record<string, unknown>) => injectFault(sandbox, body);
 
 /**
  * The service has every appended byte, in order, once the span repeated at each reconnect is
@@ -130,12 +124,7 @@ describe('a service without ACK', () => {
         await pause(500);
         const before = h.changes.length;
         const stalledAt = Date.now();
-        const response = await fetch(`${slow.url}/__sandbox/faults`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify({ action: 'stall_stream', which: 'current', session_id: id, seconds: 8 }),
-        });
-        expect(response.status).toBe(200);
+        await injectFault(slow, { action: 'stall_stream', which: 'current', session_id: id, seconds: 8 });
         const down = await h.waitForLink('reconnecting', before, 5_000);
         expect(Date.now() - stalledAt).toBeLessThan(3_000);
         expect(h.changes[down]?.closeCode).toBe(1006);

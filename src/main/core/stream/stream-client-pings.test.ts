@@ -6,6 +6,7 @@ import {
   controlSession,
   expectServiceHas,
   harness,
+  injectFault,
   restClient,
   speech,
   testSandbox,
@@ -25,15 +26,6 @@ beforeAll(async () => {
   rest = await restClient(sandbox);
 });
 afterAll(() => sandbox.close());
-
-async function fault(body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandbox.url}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 200) throw new Error(`fault ${String(body.action)}: HTTP ${response.status}`);
-}
 
 /** Streams `seconds` of speech at real time (a chunk each 100 ms), finishes, and counts the pings. */
 async function pingsOverVisit(useAck: boolean, seconds: number) {
@@ -71,7 +63,7 @@ describe('pings on the audio stream', () => {
     const live = h.startLive(speech(20, 22));
     await new Promise((r) => setTimeout(r, 800));
     const stalledAt = Date.now();
-    await fault({ action: 'stall_stream', which: 'current', session_id: id, seconds: 6 });
+    await injectFault(sandbox, { action: 'stall_stream', which: 'current', session_id: id, seconds: 6 });
     const down = await h.waitForLink('reconnecting', 0, 10_000);
     const noticedMs = Date.now() - stalledAt;
     await h.waitForLink('open', down);
