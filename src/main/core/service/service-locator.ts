@@ -167,16 +167,9 @@ export function createServiceLocator(options: ServiceLocatorOptions) {
      * on disk when it does not (before it starts: call this first). Returns the sessions that went.
      */
     async forgetDemoSessions(keep: (sessionId: string) => boolean): Promise<string[]> {
-      if (!sandbox) {
-        // After a demo on its way down (which writes nothing once down), and before the next one
-        // starts: a start waits for `retiring`, so the files are the disk's alone meanwhile.
-        const removal = retiring.then(() => removeDemoSessionFiles(demoSessionsDir, keep));
-        retiring = removal.then(
-          () => undefined,
-          () => undefined,
-        );
-        return removal;
-      }
+      // A demo on its way down writes nothing once it is down: then its files are the disk's alone.
+      await retiring;
+      if (!sandbox) return removeDemoSessionFiles(demoSessionsDir, keep);
       const running = await sandbox.catch(() => undefined);
       return running ? await running.forgetSessions((id) => !keep(id)) : [];
     },
