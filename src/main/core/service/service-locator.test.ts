@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { signInHeadless } from '../../../../sandbox/idp/headless-sign-in';
 import { DEFAULT_PARTNERS } from '../../../../sandbox/partners';
-import { ServiceClient } from '../../../../sandbox/test-support/service-client';
 import { DEFAULT_SETTINGS } from '../../../shared/settings';
 import { silentLogger } from '../ports';
 import { createServiceLocator } from './service-locator';
@@ -127,40 +126,6 @@ describe('the built-in demo service', () => {
       }),
     });
     expect(register.status).toBe(201);
-  });
-
-  it('stops once a real service is chosen, and starts anew with its visits when the demo is chosen again', async () => {
-    const demo = await locator.resolve(DEFAULT_SETTINGS);
-    const login = () => ({
-      partner_id: demo.partnerId,
-      partner_token: demo.builtinPartnerToken!,
-      provider_id: 'dr-locator-retire',
-    });
-    const before = new ServiceClient(demo.endpoint.baseUrl);
-    await before.signIn(login());
-    const sessionId = await before.createSession('retire1');
-    const answers = (base: string) =>
-      fetch(`${base}/`).then(
-        () => true,
-        () => false,
-      );
-    expect(await answers(demo.endpoint.baseUrl)).toBe(true);
-
-    const real = await locator.resolve({
-      ...DEFAULT_SETTINGS,
-      service: { kind: 'url', baseUrl: 'https://scribe.example.org' },
-    });
-    expect(real.demo).toBe(false);
-    // Nothing of the demo listens any more: no server, no identity provider, no port.
-    await expect.poll(() => answers(demo.endpoint.baseUrl), { timeout: 10_000 }).toBe(false);
-
-    const again = await locator.resolve(DEFAULT_SETTINGS);
-    expect(await answers(again.endpoint.baseUrl)).toBe(true);
-    const after = new ServiceClient(again.endpoint.baseUrl);
-    await after.signIn({ ...login(), partner_token: again.builtinPartnerToken! });
-    const status = await after.call<{ status: string }>('GET', `/api/v1/ambient/session/${sessionId}/status`);
-    expect(status.status).toBe(200);
-    expect(status.body.status).toBe('created');
   });
 
   it('is started once, whatever the number of callers', async () => {

@@ -67,46 +67,20 @@ export interface ServiceLocatorOptions {
 
 /**
  * Turns settings into a service connection. "Built-in sandbox" starts the sandbox in this process
- * on a free loopback port (once while it is chosen), with its data under the app's data directory,
- * sealed. A real service chosen stops it: an app tried on the demo and then set up for its service
- * would otherwise run the demo's server (Fastify, an OpenID provider, the recognizer, a loopback
- * port) beside every visit until it quits (issue 40: 11 MB of live heap, and its collection and
- * timers in the core's CPU). Its visits stay sealed on disk; choosing the demo again starts it anew.
+ * on a free loopback port (once), with its data under the app's data directory, sealed.
  */
 export function createServiceLocator(options: ServiceLocatorOptions) {
   let sandbox: Promise<Sandbox> | undefined;
-  /** The demo's server on its way down, after a real service was chosen. */
-  let retiring: Promise<void> = Promise.resolve();
   // The demo IdP's client secret for this launch (demo sign-in for the standard model).
   const idpClientSecret = randomBytes(32).toString('base64url');
   const demoSessionsDir = join(options.dataDirectory, 'sandbox', 'sessions');
 
-  const builtin = (): Promise<Sandbox> => {
-    if (sandbox) return sandbox;
-    const starting: Promise<Sandbox> = retiring
-      .then(() => startBuiltinSandbox(options, idpClientSecret))
-      .catch((error: unknown) => {
-        // A failed start is not remembered: the next resolve() tries again.
-        if (sandbox === starting) sandbox = undefined;
-        throw error;
-      });
-    sandbox = starting;
-    return starting;
-  };
-  const retireDemo = () => {
-    const running = sandbox;
-    if (!running) return;
-    sandbox = undefined;
-    retiring = retiring
-      .then(() => running)
-      .then(
-        (demo) => demo.close(),
-        () => undefined,
-      )
-      .catch((error: unknown) =>
-        options.log.warn('demo: stopping it failed', { error: (error as Error).name }),
-      );
-  };
+  const builtin = () =>
+    (sandbox ??= startBuiltinSandbox(options, idpClientSecret).catch((error: unknown) => {
+      // A failed start is not remembered: the next resolve() tries again.
+      sandbox = undefined;
+      throw error;
+    }));
 
   return {
     async resolve(settings: Settings): Promise<ServiceConnection> {
@@ -116,7 +90,6 @@ export function createServiceLocator(options: ServiceLocatorOptions) {
         specialty: settings.providerSpecialty,
       };
       if (settings.service.kind === 'url') {
-        retireDemo();
         return {
           endpoint: { baseUrl: settings.service.baseUrl },
           service: serviceOf(settings.service),
@@ -167,16 +140,13 @@ export function createServiceLocator(options: ServiceLocatorOptions) {
      * on disk when it does not (before it starts: call this first). Returns the sessions that went.
      */
     async forgetDemoSessions(keep: (sessionId: string) => boolean): Promise<string[]> {
-      // A demo on its way down writes nothing once it is down: then its files are the disk's alone.
-      await retiring;
       if (!sandbox) return removeDemoSessionFiles(demoSessionsDir, keep);
       const running = await sandbox.catch(() => undefined);
       return running ? await running.forgetSessions((id) => !keep(id)) : [];
     },
-    /** Stops the built-in sandbox if it was started (and waits for one stopping already). */
+    /** Stops the built-in sandbox if it was started. */
     async close(): Promise<void> {
-      retireDemo();
-      await retiring;
+      if (sandbox) await (await sandbox).close();
     },
   };
 }
