@@ -45,9 +45,9 @@ export async function runCore(
   const dir = await mkdtemp(join(tmpdir(), 'scribe-bench-core-'));
   // The app of a clinic set up for its service (by IT's policy, or saved at an earlier launch): it
   // starts on the service's settings. A fresh data directory would start on the built-in demo, which
-  // the core runs in this process (Fastify, an OpenID provider) until a real service is chosen; its
-  // start would count in the core's CPU time, and before session 28 its heap and timers did for the
-  // whole visit (issue 40: 11 MB more live heap).
+  // the core runs in this process (Fastify, an OpenID provider) until the app quits, and its heap
+  // and timers would count in the core's CPU time (issue 40, session 28: 11 MB more live heap). The
+  // one "sign-in failed" warning is the core trying these settings before it is given the token.
   const settings = {
     service: { kind: 'url', baseUrl },
     partnerId: visit.PARTNER.partnerId,
