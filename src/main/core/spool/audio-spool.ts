@@ -278,10 +278,10 @@ function openSpool(
     },
     read(from, max) {
       if (discarded) throw new Error('the spool was discarded: its audio is gone');
-      // The last record ends where the audio does, so a read from inside it is served from it alone.
-      const start = latest && Number.isSafeInteger(from) && max >= 0 ? from - latest.offset : -1;
-      if (latest && start >= 0 && start < latest.pcm.length) {
-        return latest.pcm.subarray(start, Math.min(latest.pcm.length, start + max));
+      // The last record ends where the audio does, so a read from inside it is served from it alone
+      // (subarray stops at its end, as the reader stops at the audio's). Bad offsets go to the reader.
+      if (latest && Number.isSafeInteger(from) && max >= 0 && from >= latest.offset) {
+        return latest.pcm.subarray(from - latest.offset, from - latest.offset + max);
       }
       return reader.read(from, max);
     },

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../../../sandbox/server';
 import { ServiceClient, syntheticSpeech } from '../../../../sandbox/test-support/service-client';
 import { TOKEN_OUTLIVES_THE_FILE } from '../../../../sandbox/test-support/token-lifetime';
+import { fault } from '../auth/testing/sandbox-managers';
 import { silentLogger, systemClock, type Logger } from '../ports';
 import type { ServiceCredentials, TokenSource } from '../service/token-source';
 import { createStreamClient, type StreamClient, type StreamClientOptions } from './stream-client';
@@ -78,17 +79,7 @@ export async function controlSession(sandbox: Sandbox, id: string): Promise<Cont
 }
 
 export async function dropStream(sandbox: Sandbox, id: string, which: 'current' | 'next' = 'current') {
-  await injectFault(sandbox, { action: 'drop_stream', which, session_id: id });
-}
-
-/** POST /__sandbox/faults (docs/protocol.md "Sandbox: test control API"); throws unless it took. */
-export async function injectFault(sandbox: Sandbox, body: Record<string, unknown>): Promise<void> {
-  const response = await fetch(`${sandbox.url}/__sandbox/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (response.status !== 200) throw new Error(`fault ${String(body.action)}: HTTP ${response.status}`);
+  await fault(sandbox, { action: 'drop_stream', which, session_id: id });
 }
 
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

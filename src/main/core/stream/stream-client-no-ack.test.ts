@@ -5,13 +5,13 @@ import { WebSocketServer } from 'ws';
 import type { Sandbox } from '../../../../sandbox/server';
 import { connectionStarts, withoutResumeRepeats } from '../../../../sandbox/test-support/resume-repeats';
 import type { ServiceClient } from '../../../../sandbox/test-support/service-client';
+import { fault } from '../auth/testing/sandbox-managers';
 import { systemClock } from '../ports';
 import { MAX_UNPROVEN_BYTES } from './outgoing';
 import {
   controlSession,
   dropStream,
   harness,
-  injectFault,
   LoginTokens,
   restClient,
   sha256,
@@ -36,8 +36,6 @@ beforeAll(async () => {
   rest = await restClient(sandbox);
 });
 afterAll(() => sandbox.close());
-
-const fault = (body: Record<string, unknown>) => injectFault(sandbox, body);
 
 /**
  * The service has every appended byte, in order, once the span repeated at each reconnect is
@@ -68,7 +66,7 @@ describe('a service without ACK', () => {
     await h.waitForLink('open');
     const live = h.startLive(speech(20, 21));
     await pause(1_200);
-    await fault({ action: 'stall_stream', which: 'current', session_id: id, seconds: 2 });
+    await fault(sandbox, { action: 'stall_stream', which: 'current', session_id: id, seconds: 2 });
     const down = await h.waitForLink('reconnecting', 0, 10_000);
     // The reset, not the client's liveness bound (5 s), ended that connection.
     expect(h.changes[down]?.closeCode).toBe(1006);
@@ -92,7 +90,7 @@ describe('a service without ACK', () => {
     const live = h.startLive(speech(20, 22));
     await pause(800);
     const stalledAt = Date.now();
-    await fault({ action: 'stall_stream', which: 'current', session_id: id, seconds: 6 });
+    await fault(sandbox, { action: 'stall_stream', which: 'current', session_id: id, seconds: 6 });
     const down = await h.waitForLink('reconnecting', 0, 10_000);
     const noticedMs = Date.now() - stalledAt;
     await h.waitForLink('open', down);
@@ -124,7 +122,7 @@ describe('a service without ACK', () => {
         await pause(500);
         const before = h.changes.length;
         const stalledAt = Date.now();
-        await injectFault(slow, { action: 'stall_stream', which: 'current', session_id: id, seconds: 8 });
+        await fault(slow, { action: 'stall_stream', which: 'current', session_id: id, seconds: 8 });
         const down = await h.waitForLink('reconnecting', before, 5_000);
         expect(Date.now() - stalledAt).toBeLessThan(3_000);
         expect(h.changes[down]?.closeCode).toBe(1006);
@@ -172,7 +170,7 @@ describe('a service without ACK', () => {
     const pcm = speech(20, 24);
     for (let offset = 0; offset < pcm.length; offset += 3_200) h.append(pcm.subarray(offset, offset + 3_200));
     await pause(500);
-    await fault({ action: 'stall_stream', which: 'current', session_id: id, seconds: 2 });
+    await fault(sandbox, { action: 'stall_stream', which: 'current', session_id: id, seconds: 2 });
     await pause(300);
     const { sent, acked } = h.client.bytes;
     expect(sent - acked).toBeLessThanOrEqual(MAX_UNPROVEN_BYTES + 3_200);
