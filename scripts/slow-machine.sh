@@ -92,11 +92,13 @@ keep_audio_service_outside() {
       read -ra fields <<<"${stat##*) }"
       key="$pid:${fields[19]}"
       [ -n "${seen[$key]:-}" ] && continue
-      seen[$key]=1
       mapfile -d "" args 2>/dev/null <"/proc/$pid/cmdline" || continue
       if [[ " ${args[*]} " == *" --utility-sub-type=audio.mojom.AudioService "* ]]; then
         echo "$pid" >"$root/cgroup.procs" 2>/dev/null || true
       fi
+      # Chromium's browser process is read again: a child it forked shows its command line until
+      # it starts its own (the audio service among them).
+      [[ " ${args[*]} " == *chromium* && " ${args[*]} " != *" --type="* ]] || seen[$key]=1
     done <"$CGROUP/cgroup.procs"
   done
 }
