@@ -69,10 +69,13 @@ if [ -z "$CGROUP" ]; then
   exec "$@"
 fi
 
+# The group above ours, where processes go back to: CMD's leftovers at the end, the audio service
+# as it starts.
+ROOT="$(dirname "$CGROUP")"
+
 cleanup() {
   # Processes CMD left behind move back to the root group so the cgroup can go.
   if [ -f "$CGROUP/cgroup.procs" ]; then
-    ROOT="$(dirname "$CGROUP")"
     while read -r pid; do echo "$pid" >"$ROOT/cgroup.procs" 2>/dev/null || true; done <"$CGROUP/cgroup.procs"
   fi
   rmdir "$CGROUP" 2>/dev/null || true
@@ -82,8 +85,7 @@ trap cleanup EXIT
 # Moves each Chromium audio service in the cgroup back to the root group, every 200 ms, with bash's
 # builtins only (no process per check). A process is read once: its pid and start time are kept.
 keep_audio_service_outside() {
-  local root pid stat fields key args
-  root="$(dirname "$CGROUP")"
+  local pid stat fields key args
   declare -A seen=()
   while sleep 0.2; do
     while read -r pid; do
@@ -94,7 +96,7 @@ keep_audio_service_outside() {
       [ -n "${seen[$key]:-}" ] && continue
       mapfile -d "" args 2>/dev/null <"/proc/$pid/cmdline" || continue
       if [[ " ${args[*]} " == *" --utility-sub-type=audio.mojom.AudioService "* ]]; then
-        echo "$pid" >"$root/cgroup.procs" 2>/dev/null || true
+        echo "$pid" >"$ROOT/cgroup.procs" 2>/dev/null || true
       fi
       # Chromium's browser process is read again: a child it forked shows its command line until
       # it starts its own (the audio service among them).
