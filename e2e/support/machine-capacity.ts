@@ -33,6 +33,16 @@ const WORKERS_PER_CORE = 1.5;
  */
 const REFERENCE_CALIBRATION_MS = 6;
 
+/**
+ * A core this close to the reference counts as the reference's. The same machine measures the
+ * calibration at 5.6–5.9 ms on one day and 6.3–6.6 ms on another, and up to 8 ms beside a compile:
+ * read exactly, a speed of 0.93 made two workers of three and skipped the specs that need two full
+ * cores, and which tests CI ran changed from run to run (8 of 11 fresh-clone runs, sessions 26–29,
+ * ran two at once). A machine half as fast (issue 36: the capture graph at 3.97 % of a core against
+ * 2.00 %) is far outside it.
+ */
+const SAME_SPEED_WITHIN = 0.2;
+
 /** The cores this process may use: the machine's, or fewer under a CPU quota (cgroup v2 or v1). */
 export function usableCores(): number {
   const quota = cgroupQuotaCores();
@@ -41,18 +51,39 @@ export function usableCores(): number {
 
 /**
  * How fast one core is against the reference machine (1 there, 0.5 on one half as fast), from a
- * fixed piece of work timed here: SHA-256 over 8 MiB, the fastest of five so that a moment of
- * other work does not count. Capped at 1: a faster machine runs the same three.
+ * fixed piece of work timed here: SHA-256 over 8 MiB, the fastest of 20 so that a moment of other
+ * work does not count. Capped at 1: a faster machine runs the same three; within
+ * SAME_SPEED_WITHIN of the reference, 1.
+ *
+ * Measured once per run: the runner measures as it loads playwright.config.ts, before any test, and
+ * its workers inherit the figure (CORE_SPEED_ENV). A worker measuring for itself would measure the
+ * other workers' tests.
  */
 export function coreSpeed(): number {
+  const inherited = Number(process.env[CORE_SPEED_ENV]);
+  if (inherited > 0 && inherited <= 1) return inherited;
+  const speed = roundedSpeed(REFERENCE_CALIBRATION_MS / fastestCalibrationMs());
+  process.env[CORE_SPEED_ENV] = String(speed);
+  return speed;
+}
+
+/** Where the runner leaves its measured core speed for its workers. */
+export const CORE_SPEED_ENV = 'SCRIBE_E2E_CORE_SPEED';
+
+/** A measured speed ratio as the suite uses it: 1 within SAME_SPEED_WITHIN of the reference, or faster. */
+export function roundedSpeed(measured: number): number {
+  return measured >= 1 - SAME_SPEED_WITHIN ? 1 : measured;
+}
+
+function fastestCalibrationMs(): number {
   const data = Buffer.alloc(8 * 1024 * 1024, 7);
   let fastest = Infinity;
-  for (let run = 0; run < 5; run++) {
+  for (let run = 0; run < 20; run++) {
     const started = performance.now();
     createHash('sha256').update(data).digest();
     fastest = Math.min(fastest, performance.now() - started);
   }
-  return Math.min(1, REFERENCE_CALIBRATION_MS / fastest);
+  return fastest;
 }
 
 /** The CPU quota of this process's cgroup, in cores; undefined where there is none. */
