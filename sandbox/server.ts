@@ -24,6 +24,7 @@ import { generateNote } from './processing/note-generator';
 import { recognize } from './processing/recognize';
 import type { AsrMode } from './processing/types';
 import { requireCaller } from './request-caller';
+import { holdUntilReady } from './startup/hold-until-ready';
 import { createProcessingRunner } from './sessions/processing-runner';
 import { createSessionStore } from './sessions/session-store';
 import { registerStreamRoute } from './stream/stream-route';
@@ -98,8 +99,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const ownDataDir = options.dataDir ? undefined : await mkdtemp(join(tmpdir(), 'scribe-sandbox-'));
   const dataDir = options.dataDir ?? (ownDataDir as string);
 
-  // Listen first: the IdP's issuer and the notification links need the real port.
+  // Listen first: the IdP's issuer and the notification links need the real port. What arrives
+  // before the routes are in place waits for them (startup/hold-until-ready.ts).
   const server: Server = createServer();
+  const hold = holdUntilReady(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -154,14 +157,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       );
     },
     serverFactory: (handler) => {
-      server.on('request', handler);
+      hold.setRequestHandler(handler);
       return server;
     },
   });
   installErrorHandling(app, (error) => log.error('sandbox bug', { error: String(error) }));
 
   // Pongs are answered by the stream connection, in order with the messages before each ping.
-  await app.register(fastifyWebsocket, { options: { maxPayload: 256 * 1024, autoPong: false } });
+  // Upgrades reach it through the hold (the plugin listens where `server` says).
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: 256 * 1024, autoPong: false, server: hold.upgrades as unknown as Server },
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     if (options.onlyOwnHost && request.headers.host !== new URL(url).host)
@@ -227,6 +233,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   }
 
   await app.ready();
+  hold.open();
 
   return {
     url,
