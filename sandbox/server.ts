@@ -24,9 +24,9 @@ import { generateNote } from './processing/note-generator';
 import { recognize } from './processing/recognize';
 import type { AsrMode } from './processing/types';
 import { requireCaller } from './request-caller';
-import { holdUntilReady } from './startup/hold-until-ready';
 import { createProcessingRunner } from './sessions/processing-runner';
 import { createSessionStore } from './sessions/session-store';
+import { holdUntilReady } from './startup/hold-until-ready';
 import { registerStreamRoute } from './stream/stream-route';
 import { createWebhookSender } from './webhook/sender';
 
