@@ -100,9 +100,20 @@ describe('playing a line back', () => {
       /must end after it starts/,
     );
 
-    // Finished: no file under the data directory holds the audio, and Play says why.
+    // Finished: no file under the data directory holds the audio, and Play says why. The window
+    // says "deleted" as soon as History tells it Finished, so by then the files are gone: a busy
+    // machine that stops main between the two must not leave the window saying what is not so.
     expect(existsSync(join(spoolRoot, sessionId))).toBe(true);
+    const onDiskWhenToldFinished: string[][] = [];
+    core!.events.subscribe((event, payload) => {
+      const { entries } = payload as { entries?: { sessionId: string; finishedAt?: number }[] };
+      if (event !== 'history.changed') return;
+      if (entries?.find((entry) => entry.sessionId === sessionId)?.finishedAt !== undefined)
+        onDiskWhenToldFinished.push(readdirSync(spoolRoot));
+    });
     await callVerb(core!, 'notes.finish', { sessionId });
+    expect(onDiskWhenToldFinished.length, 'History told the window Finished').toBeGreaterThan(0);
+    expect(onDiskWhenToldFinished[0], 'the spool when the window was told Finished').toEqual([]);
     expect(readdirSync(spoolRoot)).toEqual([]);
     expect(await refusal('recording.span', { sessionId, fromMs, toMs })).toBe(RECORDING_DELETED_AT_FINISHED);
   });

@@ -195,6 +195,18 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
     spool: { root: spoolRoot, key: loadKey, visitSeal: () => visitSeal },
   });
   const session = () => sessions.get(acting());
+  const replay = createReplay({
+    spoolRoot,
+    spoolKey: loadKey,
+    settings,
+    gate: signOutGate,
+    history,
+    requireMine: (entry) => clinicianVisits.requireMine(entry),
+    inUse: (sessionId) => encounters.inUse(sessionId),
+    signedIn: async () => (await session()).auth.status().signedIn,
+    now: () => deps.clock.now(),
+    log: deps.log,
+  });
   // The clinician's note edits (issue 29), sealed, for the provider signed in alone.
   const notes = createVisitNotes({
     store: createNoteDraftStore({
@@ -212,6 +224,8 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
         throw new UserFacingError('invalid_request', 'Sign in to see and keep your edits of this note.');
       return deliveryTargetOf(current);
     },
+    // In the EHR: the recording goes with the edits (Undo does not bring it back).
+    beforeFinished: (sessionId) => replay.deleteAtFinished(sessionId),
     clock: deps.clock,
     log: deps.log,
   });
@@ -269,18 +283,6 @@ export async function createAppCore(shellDeps: AppCoreDeps): Promise<AppCore> {
   await privacy.restore();
   repairSpoolManifests(history, spoolRoot, deps.clock.now(), deps.log);
   reconcileHistory(history, encounters.spooled.list());
-  const replay = createReplay({
-    spoolRoot,
-    spoolKey: loadKey,
-    settings,
-    gate: signOutGate,
-    history,
-    requireMine: (entry) => clinicianVisits.requireMine(entry),
-    inUse: (sessionId) => encounters.inUse(sessionId),
-    signedIn: async () => (await session()).auth.status().signedIn,
-    now: () => deps.clock.now(),
-    log: deps.log,
-  });
   const maintenance = startMaintenance({
     spoolRoot,
     clock: deps.clock,

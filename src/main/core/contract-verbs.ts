@@ -54,7 +54,6 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
   const { deps, settings, clinician, signOutGate, session, authStatus, signOut, privacy, pins } = parts;
   const { encounters, notes, history, clinicianVisits, myHistory, resumeFinishing, visitLinks, replay } =
     parts;
-  const notesVerbs = noteVerbs(notes);
   // The visit is the caller's (the router's owner gate); is there anything left of it to finish?
   const unfinished = (sessionId: string) => {
     const visit = encounters.spooled.list().find((v) => v.sessionId === sessionId);
@@ -211,13 +210,8 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
       await (await session()).rest.sendFormFeedback(sessionId, formId, feedback);
       return undefined;
     },
-    ...notesVerbs,
-    'notes.finish': async (request) => {
-      await notesVerbs['notes.finish'](request);
-      // In the EHR: the recording goes with the edits (Undo does not bring it back).
-      replay.deleteAtFinished(request.sessionId);
-      return undefined;
-    },
+    // notes.finish deletes the visit's recording too, before History says Finished (app-core.ts).
+    ...noteVerbs(notes),
     'recording.span': (request) => replay.span(request),
     'privacy.status': () => privacy.status(),
     'privacy.lock': () => privacy.lock(),

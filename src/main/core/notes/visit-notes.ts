@@ -19,6 +19,11 @@ export interface VisitNotesDeps {
   owner(): Promise<DeliveryTarget>;
   /** Refuses a visit another clinician recorded (privacy/clinician-visits.ts). */
   requireMine?(entry: HistoryEntry): void;
+  /**
+   * At Finished, once nothing can fail it and before History says so: the visit's recording leaves
+   * the disk (replay-verbs.ts). The window says it was deleted as soon as History says Finished.
+   */
+  beforeFinished?(sessionId: string): void;
   clock: Clock;
   log: Logger;
 }
@@ -100,6 +105,7 @@ export function createVisitNotes(deps: VisitNotesDeps) {
         until: deps.clock.now() + UNDO_FINISH_MS,
       });
       deps.clock.after(UNDO_FINISH_MS, () => justFinished.delete(sessionId));
+      deps.beforeFinished?.(sessionId);
       history.record({ sessionId, finishedAt: deps.clock.now() });
       deps.log.info('notes: a visit was marked finished', { edited: draft !== undefined });
     },
