@@ -106,9 +106,9 @@ describe('playing a line back', () => {
     expect(existsSync(join(spoolRoot, sessionId))).toBe(true);
     const onDiskWhenToldFinished: string[][] = [];
     core!.events.subscribe((event, payload) => {
-      const { entries } = payload as { entries?: { sessionId: string; finishedAt?: number }[] };
       if (event !== 'history.changed') return;
-      if (entries?.find((entry) => entry.sessionId === sessionId)?.finishedAt !== undefined)
+      const { entries } = payload as { entries: { sessionId: string; finishedAt?: number }[] };
+      if (entries.find((entry) => entry.sessionId === sessionId)?.finishedAt !== undefined)
         onDiskWhenToldFinished.push(readdirSync(spoolRoot));
     });
     await callVerb(core!, 'notes.finish', { sessionId });
