@@ -1,102 +1,30 @@
-import modelUrl from '@ricky0123/vad-web/dist/silero_vad_v5.onnx?url&inline';
 import { Silero } from '@ricky0123/vad-web/dist/models';
 import * as ort from 'onnxruntime-web/wasm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fixture from '../../../../e2e/fixtures/conversation.turns.json';
-import wavUrl from '../../../../e2e/fixtures/conversation.wav?inline';
 import { FRAME_SAMPLES, SERVICE_SAMPLE_RATE } from '../../../shared/audio-format';
 import { SILERO_FRAME_SAMPLES, SpeechDetector, type ChunkVerdict } from './speech-detector';
 import { DEFAULT_SPEECH_DETECTOR_OPTIONS, type SpeechDetectorOptions } from './speech-detector-options';
-
-// Renderer tests may not import Node modules (eslint.config.js, tsconfig.web.json), so the model and
-// the recording arrive as Vite data: URLs and are read with fetch — the same bytes fs would give.
-// onnxruntime-web itself runs here on its WebAssembly backend, exactly as in the renderer.
-
-const CHUNK_MS = (FRAME_SAMPLES * 1000) / SERVICE_SAMPLE_RATE;
-/**
- * A pass over the whole visit takes about a second on a 2-core machine; the default 10 s hook limit is
- * too close when the machine is busy with other work.
- */
-const HEAVY_MS = 60_000;
-/** The fixture's turn times are checked against its audio only to within this (conversation-fixture.test.ts). */
-const FIXTURE_TOLERANCE_MS = 150;
+import {
+  CHUNK_MS,
+  FIXTURE_TOLERANCE_MS,
+  HEAVY_MS,
+  classifyInBlocks,
+  describeOnsets,
+  loadVisitRecording,
+  onsets,
+} from './visit-recording.test-support';
 
 let modelBytes: ArrayBuffer;
 let recording: Float32Array;
-
-async function bytesOf(dataUrl: string): Promise<ArrayBuffer> {
-  return (await fetch(dataUrl)).arrayBuffer();
-}
-
-/** 16 kHz mono 16-bit PCM WAV → samples in [−1, 1], walking the RIFF chunks rather than assuming 44 bytes. */
-function decodeWav(bytes: ArrayBuffer): Float32Array {
-  const view = new DataView(bytes);
-  const tag = (at: number) => String.fromCharCode(...new Uint8Array(bytes, at, 4));
-  expect(tag(0) + tag(8)).toBe('RIFFWAVE');
-  let at = 12;
-  while (at + 8 <= view.byteLength) {
-    const size = view.getUint32(at + 4, true);
-    if (tag(at) === 'fmt ') {
-      expect(view.getUint16(at + 8, true), 'PCM').toBe(1);
-      expect(view.getUint16(at + 10, true), 'channels').toBe(1);
-      expect(view.getUint32(at + 12, true), 'sample rate').toBe(SERVICE_SAMPLE_RATE);
-      expect(view.getUint16(at + 22, true), 'bits').toBe(16);
-    } else if (tag(at) === 'data') {
-      const samples = new Float32Array(size / 2);
-      for (let k = 0; k < samples.length; k++) samples[k] = view.getInt16(at + 8 + 2 * k, true) / 32_768;
-      return samples;
-    }
-    at += 8 + size + (size % 2);
-  }
-  throw new Error('no data chunk');
-}
 
 function detector(options?: SpeechDetectorOptions): Promise<SpeechDetector> {
   return SpeechDetector.create({ ort, modelBytes, ...(options ? { options } : {}) });
 }
 
-/** Feeds `signal` in blocks cycling through `sizes`, one call at a time. */
-async function classifyInBlocks(
-  vad: SpeechDetector,
-  signal: Float32Array,
-  sizes: number[],
-): Promise<{ verdicts: ChunkVerdict[]; ends: number[] }> {
-  const verdicts: ChunkVerdict[] = [];
-  const ends: number[] = [];
-  for (let read = 0, b = 0; read < signal.length; b++) {
-    const size = Math.min(sizes[b % sizes.length]!, signal.length - read);
-    verdicts.push(await vad.classify(signal.subarray(read, read + size)));
-    read += size;
-    ends.push(read);
-  }
-  return { verdicts, ends };
-}
-
 beforeAll(async () => {
-  // One thread: no worker, as in the renderer (load-silero.ts).
-  ort.env.wasm.numThreads = 1;
-  modelBytes = await bytesOf(modelUrl);
-  recording = decodeWav(await bytesOf(wavUrl));
-  expect(Math.abs((recording.length / SERVICE_SAMPLE_RATE) * 1000 - fixture.totalMs)).toBeLessThan(2);
+  ({ modelBytes, recording } = await loadVisitRecording());
 });
-
-/** Each turn's onset as the chunked flag saw it (see the onset test for what the number means). */
-function onsets(verdicts: ChunkVerdict[]): { startMs: number; lateMs: number; carried: boolean }[] {
-  return fixture.turns.map((turn) => {
-    const onsetChunk = Math.floor(turn.startMs / CHUNK_MS);
-    const first = verdicts.findIndex((v, k) => k >= onsetChunk && v.speech);
-    return {
-      startMs: turn.startMs,
-      lateMs: first < 0 ? Number.POSITIVE_INFINITY : first * CHUNK_MS - turn.startMs,
-      // Already flagged just before the onset: the redemption bridged the gap from the turn before.
-      carried: verdicts[onsetChunk - 1]?.speech === true,
-    };
-  });
-}
-
-function describeOnsets(list: ReturnType<typeof onsets>): string {
-  return list.map((o) => `${o.startMs} ms: ${o.lateMs} ms${o.carried ? ' (carried over)' : ''}`).join(', ');
-}
 
 async function classifyVisit(options?: SpeechDetectorOptions): Promise<ChunkVerdict[]> {
   const loading = performance.now();
@@ -219,7 +147,7 @@ describe('the energy gate (the model is not asked about quiet frames while nobod
     'answers for 30 % of the visit or more, and every turn is flagged as early as without it, the long silence as silent',
     async () => {
       const run = async (noEnergyGate: boolean) => {
-        const vad = await SpeechDetector.create({ ort, modelBytes, noEnergyGate });
+        const vad = await SpeechDetector.create({ ort, modelBytes, noEnergyGate, noSpeechHold: true });
         const { verdicts } = await classifyInBlocks(vad, recording, [FRAME_SAMPLES]);
         await vad.dispose();
         return { verdicts, frames: { ...vad.frames } };
