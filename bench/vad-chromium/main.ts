@@ -1,8 +1,8 @@
 /**
  * Voice detection in Chromium: Silero per 512-sample frame as the app runs it (the reference: the
  * same detector with the model replaced by a replay of its probabilities), and how late it flags
- * each turn of the conversation, and what a frame costs at a visit's pace against back to back
- * (issue 40). Builds its own page (bench/vad-chromium/harness); needs Chromium.
+ * each turn of the conversation, and what a frame costs at a visit's pace against back to back,
+ * with the speech hold and without it (issue 40). Builds its own page (bench/vad-chromium/harness); needs Chromium.
  *
  *   node --import tsx bench/vad-chromium/main.ts [--quick]   # --quick: one pass of each
  */
@@ -30,8 +30,13 @@ const pass = (page: Page, kind: PassKind, probabilities?: number[]): Promise<Pas
 
 /** Seconds of the conversation fed at the visit's pace (a chunk every 100 ms). */
 const PACED_SECONDS = run.QUICK ? 10 : 30;
-const paced = (page: Page, seconds: number): Promise<PacedResult> =>
-  page.evaluate((s) => (globalThis as unknown as { vadHarness: VadHarnessApi }).vadHarness.paced(s), seconds);
+const paced = (page: Page, seconds: number, hold: boolean): Promise<PacedResult> =>
+  page.evaluate(([s, h]) => (globalThis as unknown as { vadHarness: VadHarnessApi }).vadHarness.paced(s, h), [
+    seconds,
+    hold,
+  ] as const);
+/** Paced runs of each detector, the speech hold off and on, alternating. */
+const PACED_ROUNDS = run.QUICK ? 1 : 2;
 
 /**
  * For each true turn start, when the detector's verdict first says speech. Frame k holds the
@@ -97,11 +102,17 @@ run.runBenchmark('vad-chromium', 4 * 60_000, async () => {
         `no model ${(reference.at(-1)!.totalMs / loaded.frames).toFixed(4)} ms/frame`,
     );
   }
-  const atPace = await paced(page, PACED_SECONDS);
-  console.log(
-    `at the visit's pace: ${(atPace.pacedMs / atPace.frames).toFixed(3)} ms/frame, ` +
-      `back to back ${(atPace.backToBackMs / atPace.frames).toFixed(3)} ms/frame`,
-  );
+  const atPace: PacedResult[] = [];
+  for (let round = 0; round < PACED_ROUNDS; round++) {
+    for (const hold of [false, true]) {
+      const result = await paced(page, PACED_SECONDS, hold);
+      atPace.push(result);
+      console.log(
+        `at the visit's pace, the hold ${hold ? 'on' : 'off'}: ${(result.pacedMs / result.frames).toFixed(3)} ms/frame ` +
+          `(the model heard ${result.modelled} of ${result.frames}), back to back ${(result.backToBackMs / result.frames).toFixed(3)} ms/frame`,
+      );
+    }
+  }
   await report({
     loaded,
     atPace,

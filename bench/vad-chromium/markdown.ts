@@ -38,11 +38,28 @@ function frameStats(passes: PassResult[], skipFirst: boolean) {
 }
 
 const ms = (v: number, digits = 3) => v.toFixed(digits);
+
+/** The paced runs of one detector together: their frames, times, and the model's ms per second of audio. */
+function pacedTotals(runs: PacedResult[], hold: boolean) {
+  const mine = runs.filter((r) => r.hold === hold);
+  const sum = (pick: (r: PacedResult) => number) => mine.reduce((total, r) => total + pick(r), 0);
+  const frames = sum((r) => r.frames);
+  const pacedMs = sum((r) => r.pacedMs);
+  return {
+    hold,
+    runs: mine.length,
+    frames,
+    modelled: sum((r) => r.modelled),
+    pacedMs,
+    backToBackMs: sum((r) => r.backToBackMs),
+    perSecondMs: pacedMs / ((frames * FRAME_BUDGET_MS) / 1_000),
+  };
+}
 const pct = (v: number) => `${((100 * v) / FRAME_BUDGET_MS).toFixed(2)} %`;
 
 export async function report(results: {
   loaded: Loaded;
-  atPace: PacedResult;
+  atPace: PacedResult[];
   silero: PassResult[];
   reference: PassResult[];
   onsets: Onset[];
@@ -50,8 +67,11 @@ export async function report(results: {
   wallSeconds: number;
 }): Promise<void> {
   const { loaded, atPace, silero, reference, onsets } = results;
-  const pacedPerFrame = atPace.pacedMs / atPace.frames;
-  const backToBackPerFrame = atPace.backToBackMs / atPace.frames;
+  const withHold = pacedTotals(atPace, true);
+  const withoutHold = pacedTotals(atPace, false);
+  const pacedPerFrame = withHold.pacedMs / withHold.frames;
+  const backToBackPerFrame = withHold.backToBackMs / withHold.frames;
+  const holdRatio = ratio(withHold.perSecondMs, withoutHold.perSecondMs);
   const ours = frameStats(silero, true);
   const bare = frameStats(reference, false);
   const row = (label: string, s: typeof ours, digits: number) =>
@@ -77,7 +97,7 @@ ${machineLine()}. Wall time of the whole script: ${Math.round(results.wallSecond
 
 | pass | frames timed | mean (ms) | p50 (ms) | p95 (ms) | max (ms) | % of real time (mean / 32 ms) |
 | --- | --- | --- | --- | --- | --- | --- |
-${row('Silero v5 (the app’s SpeechDetector)', ours, 3)}
+${row('Silero v5 (the app’s SpeechDetector, its energy gate and speech hold)', ours, 3)}
 ${row('reference: same detector, model replaced by a replay', bare, 4)}
 | Silero / reference | | ${(ours.meanMs / bare.meanMs).toFixed(0)}× | | | | |
 
@@ -86,12 +106,22 @@ Mean per frame of each Silero pass, in order: ${silero.map((p) => ms(p.totalMs /
 Loading the detector (fetching the 2.3 MB model, creating the onnxruntime-web session): ${num(loaded.loadMs)} ms;
 the first frame after it: ${ms(silero[0]!.frameMs[0]!, 2)} ms (left out of the table).
 
-**At a visit's pace** (issue 40): the first ${num(atPace.frames)} frames (${num((atPace.frames * 512) / 16)} ms of the
-conversation), fed as the app feeds its worker, each 100 ms chunk's frames 100 ms after the last: **${ms(pacedPerFrame)} ms per frame,
-${(pacedPerFrame / backToBackPerFrame).toFixed(1)}× the ${ms(backToBackPerFrame)} ms of the same frames back to back**
-in this run (${pct(pacedPerFrame)} of real time against ${pct(backToBackPerFrame)}; the energy gate's frames are among both). What the
-model costs a visit is the first figure: between wakes other work takes the core's caches, and the next frames load the
-model's code and weights again.
+**At a visit's pace** (issue 40): the first ${num(withHold.frames / withHold.runs)} frames (${num((withHold.frames / withHold.runs) * FRAME_BUDGET_MS)} ms of the
+conversation), fed as the app feeds its worker, each 100 ms chunk's frames 100 ms after the last, ${withHold.runs} run${withHold.runs === 1 ? '' : 's'} of each
+detector, alternating: the app's, and the same with the speech hold off (every frame past the energy gate goes to the model,
+as before issue 40's hold). **The model's time per second of a visit: ${ms(withHold.perSecondMs, 1)} ms with the hold, ${ms(withoutHold.perSecondMs, 1)} ms
+without (${holdRatio === undefined ? '—' : `${holdRatio}×`})**; with the hold a frame costs ${ms(pacedPerFrame)} ms at the visit's pace,
+${(pacedPerFrame / backToBackPerFrame).toFixed(1)}× the ${ms(backToBackPerFrame)} ms of the same frames back to back: between wakes other work takes the
+core's caches, and the next frames load the model's code and weights again.
+
+| detector | frames the model heard | per frame at the visit's pace (ms) | back to back (ms) | pace ÷ back to back | model time per second of a visit (ms) | % of a core |
+| --- | ---: | ---: | ---: | ---: | ---: | ---: |
+${[withHold, withoutHold]
+  .map(
+    (t) =>
+      `| ${t.hold ? 'the app’s (the energy gate and the speech hold)' : 'the speech hold off'} | ${num(t.modelled)} of ${num(t.frames)} | ${ms(t.pacedMs / t.frames)} | ${ms(t.backToBackMs / t.frames)} | ${(t.pacedMs / t.backToBackMs).toFixed(2)}× | ${ms(t.perSecondMs, 1)} | ${(t.perSecondMs / 10).toFixed(2)} % |`,
+  )
+  .join('\n')}
 
 | turn | speaker | true start (ms) | first flagged frame ends (ms) | onset error (ms) | detector already in speech |
 | --- | --- | --- | --- | --- | --- |
@@ -114,6 +144,13 @@ Run: \`node --import tsx bench/vad-chromium/main.ts\` (\`--quick\`: one pass of 
   );
   const r = ratio(ours.meanMs, bare.meanMs);
   saveHeadline('vad-chromium', [
+    {
+      metric:
+        'VAD time per second of a visit at a visit’s pace, the speech hold on ÷ off (issue 40; lower is better)',
+      ours: `${ms(withHold.perSecondMs, 1)} ms, ${(withHold.perSecondMs / 10).toFixed(2)} % of a core`,
+      reference: `${ms(withoutHold.perSecondMs, 1)} ms without the hold`,
+      ...(holdRatio !== undefined ? { ratio: holdRatio } : {}),
+    },
     {
       metric: 'VAD (Silero) per frame at a visit’s pace (a chunk every 100 ms) ÷ back to back',
       ours: `${ms(pacedPerFrame)} ms, ${pct(pacedPerFrame)} of real time`,

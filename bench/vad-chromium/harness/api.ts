@@ -29,8 +29,12 @@ export interface PassResult {
 
 /** The same frames back to back, and then as a visit feeds them: a chunk's worth every 100 ms. */
 export interface PacedResult {
+  /** The app's detector (the speech hold on), or the same detector with the hold off (issue 40). */
+  hold: boolean;
   /** 512-sample frames classified in each of the two runs. */
   frames: number;
+  /** Of them, the frames the model itself heard at the visit's pace (not the gate's or the hold's). */
+  modelled: number;
   /** The `classify()` calls' time, all frames back to back, ms. */
   backToBackMs: number;
   /** The same calls' time when each 100 ms chunk's frames come 100 ms after the last ones, ms. */
@@ -42,6 +46,9 @@ export interface VadHarnessApi {
   load(samplesBase64: string): Promise<Loaded>;
   /** One pass over every frame; `no-model` replays `probabilities` instead of running the model. */
   pass(kind: PassKind, probabilities?: number[]): Promise<PassResult>;
-  /** The first `seconds` of the audio through Silero back to back, then at the visit's pace. */
-  paced(seconds: number): Promise<PacedResult>;
+  /**
+   * The first `seconds` of the audio through Silero back to back, then at the visit's pace; with the
+   * app's detector, or (`hold` false) the same detector with the speech hold off.
+   */
+  paced(seconds: number, hold: boolean): Promise<PacedResult>;
 }
