@@ -59,7 +59,14 @@ async function pass(kind: PassKind, probabilities: number[] = []): Promise<PassR
   const detector =
     kind === 'silero'
       ? silero
-      : await SpeechDetector.create({ ort: replayOrt(probabilities), modelBytes: new ArrayBuffer(0) });
+      : // One replayed probability per frame: the gate's and the hold's frames too, whose answers are
+        // among the probabilities given (the model run on fewer frames would take them out of step).
+        await SpeechDetector.create({
+          ort: replayOrt(probabilities),
+          modelBytes: new ArrayBuffer(0),
+          noEnergyGate: true,
+          noSpeechHold: true,
+        });
   if (!detector) throw new Error('load() first');
   // From silence, as at the start of a recording (the model's state and the segment bookkeeping).
   detector.reset();
