@@ -38,6 +38,7 @@ function frameStats(passes: PassResult[], skipFirst: boolean) {
 }
 
 const ms = (v: number, digits = 3) => v.toFixed(digits);
+const pct = (v: number) => `${((100 * v) / FRAME_BUDGET_MS).toFixed(2)} %`;
 
 /** The paced runs of one detector together: their frames, times, and the model's ms per second of audio. */
 function pacedTotals(runs: PacedResult[], hold: boolean) {
@@ -55,7 +56,6 @@ function pacedTotals(runs: PacedResult[], hold: boolean) {
     perSecondMs: pacedMs / ((frames * FRAME_BUDGET_MS) / 1_000),
   };
 }
-const pct = (v: number) => `${((100 * v) / FRAME_BUDGET_MS).toFixed(2)} %`;
 
 export async function report(results: {
   loaded: Loaded;
