@@ -54,6 +54,21 @@ describe('the capturing page goes away and comes back (reload, renderer crash)',
     expect(h.recorder.state).toMatchObject({ state: 'ended', missingAudioMs: 2_200 });
   });
 
+  it('End pressed on the new page before it even attached keeps the gap up to End', async () => {
+    // The new page shows End from main's pushed events while its settings still load, so End can
+    // come before recorder.attach (seen in a fresh-clone CI run on a busy machine).
+    const h = createHarness({ captureStallMs: 1_000, captureStartMs: 3_000 });
+    h.startStreaming();
+    h.play('SSSSS');
+    h.recorder.captureDetached();
+    h.clock.advance(1_300);
+    const ended = h.recorder.end();
+    expect(h.recorder.state.missingAudioMs).toBe(1_300);
+    h.stream.completeFinish();
+    await ended;
+    expect(h.recorder.state).toMatchObject({ state: 'ended', missingAudioMs: 1_300 });
+  });
+
   it('a page that does not come back within a fresh start’s time is a stall, as before', () => {
     const h = createHarness({ captureStallMs: 1_000, captureStartMs: 3_000 });
     h.startStreaming();

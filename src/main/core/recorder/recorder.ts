@@ -307,6 +307,10 @@ export function createRecorder(options: RecorderOptions): Recorder {
       log.info('recorder: the capturing page went away; waiting for it to rejoin', {
         withinMs: timing.captureStartMs,
       });
+      // The gap starts here, not at the rejoin: End may come before the new page attaches (it
+      // shows End as soon as main's events reach it, while its settings still load), and the
+      // visit's record must still say how long it went without audio (issue 36).
+      rejoinedAfter ??= lastChunkAt;
       // Paused, the watchdog is off and stays off: there is nothing to wait for.
       if (!pause) watchdog.arm(timing.captureStartMs);
     },
@@ -317,7 +321,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
       lastSeq = null;
       captureFinished = false;
       // Its first chunk says how long the visit went without audio (a rejoin before any chunk, none).
-      rejoinedAfter = lastChunkAt;
+      // Usually set at the detach already; a renderer that crashed may not have said goodbye.
+      rejoinedAfter ??= lastChunkAt;
       if (!pause) watchdog.arm(timing.captureStartMs);
     },
 
