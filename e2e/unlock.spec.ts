@@ -164,12 +164,17 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
     await expect(page.locator('.note-section')).toHaveCount(0);
 
     // The full sign-in: IT enters the partner token again; dr-pin signs in and chooses a new PIN.
+    // The service answers slowly, as on a busy machine, and Sign in is pressed as soon as the
+    // settings close: it waits for the token's check that IT's Save started, and works on that
+    // press (a fresh-clone CI run met it refused, the old PIN still blocked).
     await openSettings(page, 'Service (for IT)');
     await page.getByTestId('partner-token').fill(TOKEN);
+    app.setServiceLatency(2_000);
     await saveAndGoBack(page);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     // The new-PIN screen starts clean: the refusal that blocked the old PIN is gone with its cause.
-    await expect(page.getByTestId('pin-setup')).toBeVisible();
+    await expect(page.getByTestId('pin-setup')).toBeVisible({ timeout: 30_000 });
+    app.setServiceLatency(0);
     await expect(page.getByTestId('pin-setup').getByRole('alert')).toHaveCount(0);
     await choosePin(page, '13579');
     await openVisitFromRail(page, 'pin1');

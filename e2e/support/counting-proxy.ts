@@ -1,4 +1,10 @@
-import { createServer, request as forward, type Server } from 'node:http';
+import {
+  createServer,
+  request as forward,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -11,6 +17,11 @@ import type { AddressInfo } from 'node:net';
 export interface CountingProxy {
   url: string;
   calls: { method: string; path: string; at: number }[];
+  /**
+   * Holds each request this long before forwarding it (0: none), as a slow network or a busy
+   * machine would: a race between the app's own calls shows every time instead of now and then.
+   */
+  setLatency(ms: number): void;
   close(): Promise<void>;
 }
 
@@ -19,8 +30,14 @@ export async function startCountingProxy(serviceUrl: string): Promise<CountingPr
   const calls: CountingProxy['calls'] = [];
   // Upgraded sockets leave the server's books: closed by hand.
   const tunnels = new Set<{ destroy(): void }>();
+  let latencyMs = 0;
   const server: Server = createServer((request, response) => {
     calls.push({ method: request.method ?? '', path: request.url ?? '', at: Date.now() });
+    // The body waits in the request's buffer meanwhile (it is piped once forwarded).
+    if (latencyMs > 0) setTimeout(() => forwardTo(request, response), latencyMs);
+    else forwardTo(request, response);
+  });
+  const forwardTo = (request: IncomingMessage, response: ServerResponse) => {
     const upstream = forward(
       {
         host: target.hostname,
@@ -36,7 +53,7 @@ export async function startCountingProxy(serviceUrl: string): Promise<CountingPr
     );
     upstream.on('error', () => response.destroy());
     request.pipe(upstream);
-  });
+  };
   server.on('upgrade', (request, socket, head) => {
     calls.push({ method: 'UPGRADE', path: request.url ?? '', at: Date.now() });
     const upstream = connect(Number(target.port), target.hostname, () => {
@@ -56,6 +73,9 @@ export async function startCountingProxy(serviceUrl: string): Promise<CountingPr
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
+    setLatency: (ms) => {
+      latencyMs = ms;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -42,6 +42,11 @@ export async function launchOnPolicy(
     serviceUrl: service?.url ?? sandbox.url,
     /** Every call the app made to the service (countCalls), in order. */
     calls: service?.calls ?? [],
+    /** Holds each call to the service this long from now on (countCalls; 0 ends it). */
+    setServiceLatency(ms: number) {
+      if (!service) throw new Error('setServiceLatency needs launchOnPolicy’s countCalls');
+      service.setLatency(ms);
+    },
     /** Moves main's clock and the page's on by `ms` (movableClock): a long wait passes at once. */
     async passTime(ms: number) {
       await host.moveClock(ms);

@@ -55,6 +55,12 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
   const { encounters, notes, history, clinicianVisits, myHistory, resumeFinishing, visitLinks, replay } =
     parts;
   // The visit is the caller's (the router's owner gate); is there anything left of it to finish?
+  /**
+   * The check a partner token entered by IT starts (a sign-in with it, then the blocked PINs
+   * cleared). Sign in waits for it: pressed the moment IT's Save came back, it was refused as if
+   * the token had never been entered (a fresh-clone CI run on a busy machine met that).
+   */
+  let partnerTokenCheck: Promise<void> = Promise.resolve();
   const unfinished = (sessionId: string) => {
     const visit = encounters.spooled.list().find((v) => v.sessionId === sessionId);
     if (!visit) throw new UserFacingError('invalid_request', 'This visit has nothing left to finish.');
@@ -105,8 +111,8 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
       },
       // The organisation's credential again (IT): a PIN blocked by wrong tries may be chosen
       // anew, once the service took the token (any text typed there would not do).
-      onEntered: (service, partnerId) =>
-        void (async () => {
+      onEntered: (service, partnerId) => {
+        partnerTokenCheck = (async () => {
           const current = await session();
           if (current.connection.service !== service) return;
           // The service takes the token: a sign-in with it (undone for a window its clinician
@@ -122,13 +128,15 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
           deps.log.info('privacy: blocked PINs stay blocked: the partner token was not taken', {
             error: (error as Error).name,
           }),
-        ),
+        );
+      },
     }),
     'auth.status': () => authStatus(),
     'auth.signIn': async () => {
       // After a Sign out, whoever is at the keyboard proves it at the IdP, until a sign-in that
       // asked for the password completes (a cancelled one leaves it owed: issue 39, item 1).
       const passwordOwed = privacy.passwordOwed();
+      await partnerTokenCheck;
       // A clinician with a PIN here signs in to a locked window, which asks for it.
       await privacy.signIn();
       const current = await session();
