@@ -140,7 +140,9 @@ function specsOf(report, status) {
         const title = [...titles, spec.title].filter(Boolean).join(' › ');
         // Under the name, each failed try's error in brief: the output's tail is all CI shows.
         const tries = (test.results ?? []).map((result, k) =>
-          result.error?.message ? `\n    try ${k + 1}: ${briefError(result.error.message)}` : '',
+          result.error?.message
+            ? `\n    try ${k + 1}: ${briefError(result.error.message)}${whereIn(result.error.location)}`
+            : '',
         );
         names.push(`e2e: [${test.projectName}] ${spec.file}:${spec.line} › ${title}${tries.join('')}`);
       }
@@ -152,13 +154,21 @@ function specsOf(report, status) {
   return names;
 }
 
-/** An error's message in one line: its first line and its Expected/Received lines, without colour. */
+/**
+ * An error's message in one line, without colour: its first line and its Locator, Expected and
+ * Received lines (a spec with several checks of one kind is told apart by the locator).
+ */
 function briefError(message) {
   const lines = stripVTControlCharacters(message)
     .split('\n')
     .map((line) => line.trim());
-  const told = [lines[0], ...lines.slice(1).filter((line) => /^(Expected|Received)\b/.test(line))];
+  const told = [lines[0], ...lines.slice(1).filter((line) => /^(Locator|Expected|Received)\b/.test(line))];
   return told.join(' · ').slice(0, 400);
+}
+
+/** Where in the spec a try failed (Playwright's error location), as ` (at file:line)`. */
+function whereIn(location) {
+  return location?.file ? ` (at ${relative(process.cwd(), location.file)}:${location.line})` : '';
 }
 
 /**
