@@ -69,6 +69,18 @@ describe('the capturing page goes away and comes back (reload, renderer crash)',
     expect(h.recorder.state).toMatchObject({ state: 'ended', missingAudioMs: 1_300 });
   });
 
+  it('another page going away (a second tab) while the capture sends on misses nothing', () => {
+    const h = createHarness({ captureStallMs: 1_000, captureStartMs: 3_000 });
+    h.startStreaming();
+    h.play('SSSSS');
+    h.recorder.captureDetached();
+    // The capture's next chunk comes late, as on a busy machine: still its own, not a gap.
+    h.clock.advance(400);
+    h.play('SSS');
+    expect(h.recorder.state.missingAudioMs).toBe(0);
+    expect(h.stream.audioSeqs()).toEqual(range(0, 7));
+  });
+
   it('a page that does not come back within a fresh start’s time is a stall, as before', () => {
     const h = createHarness({ captureStallMs: 1_000, captureStartMs: 3_000 });
     h.startStreaming();

@@ -93,6 +93,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
   /** When the last chunk came (the clock's ms), and when the capture before a rejoin last sent one. */
   let lastChunkAt: number | null = null;
   let rejoinedAfter: number | null = null;
+  /** A new capture joined since then (recorder.attach): only its first chunk closes a gap. */
+  let captureReplaced = false;
   /** The visit's time with no audio across rejoins (issue 37: shown and kept in its record). */
   let missingAudioMs = 0;
   /** The capture sent its final chunk (End): nothing more of it may follow. */
@@ -270,8 +272,11 @@ export function createRecorder(options: RecorderOptions): Recorder {
       const ms = pcmDurationMs(chunk.pcm);
       const now = clock.now();
       if (rejoinedAfter !== null) {
-        missingAudioMs += Math.max(0, Math.round(now - rejoinedAfter - ms));
+        // The same capture sending on means the page that went away was another one (a second
+        // tab in browser mode): nothing was missed.
+        if (captureReplaced) missingAudioMs += Math.max(0, Math.round(now - rejoinedAfter - ms));
         rejoinedAfter = null;
+        captureReplaced = false;
       }
       lastChunkAt = now;
       if (pause?.kind === 'manual') return emit(); // privacy: dropped, neither sent nor kept
@@ -320,6 +325,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       log.info('recorder: a new capture joins the recording', { afterSeq: lastSeq });
       lastSeq = null;
       captureFinished = false;
+      captureReplaced = true;
       // Its first chunk says how long the visit went without audio (a rejoin before any chunk, none).
       // Usually set at the detach already; a renderer that crashed may not have said goodbye.
       rejoinedAfter ??= lastChunkAt;
