@@ -54,13 +54,13 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
   const { deps, settings, clinician, signOutGate, session, authStatus, signOut, privacy, pins } = parts;
   const { encounters, notes, history, clinicianVisits, myHistory, resumeFinishing, visitLinks, replay } =
     parts;
-  // The visit is the caller's (the router's owner gate); is there anything left of it to finish?
   /**
    * The check a partner token entered by IT starts (a sign-in with it, then the blocked PINs
    * cleared). Sign in waits for it: pressed the moment IT's Save came back, it was refused as if
    * the token had never been entered (a fresh-clone CI run on a busy machine met that).
    */
   let partnerTokenCheck: Promise<void> = Promise.resolve();
+  // The visit is the caller's (the router's owner gate); is there anything left of it to finish?
   const unfinished = (sessionId: string) => {
     const visit = encounters.spooled.list().find((v) => v.sessionId === sessionId);
     if (!visit) throw new UserFacingError('invalid_request', 'This visit has nothing left to finish.');
@@ -119,7 +119,8 @@ export function coreVerbs(parts: CoreVerbsDeps): VerbHandlers {
           // signed out of, which stays signed out).
           const signedOut = signOutGate.signedOut();
           const status = await current.auth.signIn();
-          // Unless the clinician pressed Sign in meanwhile.
+          // Unless a Sign in pressed before the Save signed the window in meanwhile (one pressed
+          // after it waits for this check).
           if (signedOut && signOutGate.signedOut()) await current.auth.signOut();
           if (!status.signedIn) throw new Error('the partner token was not taken');
           await pins.clearBlocked(service, partnerId);

@@ -55,8 +55,8 @@ describe('the capturing page goes away and comes back (reload, renderer crash)',
   });
 
   it('End pressed on the new page before it even attached keeps the gap up to End', async () => {
-    // The new page shows End from main's pushed events while its settings still load, so End can
-    // come before recorder.attach (seen in a fresh-clone CI run on a busy machine).
+    // The new page shows End from main's pushed events before its own recorder.state comes back,
+    // so End can come before recorder.attach (seen in a fresh-clone CI run on a busy machine).
     const h = createHarness({ captureStallMs: 1_000, captureStartMs: 3_000 });
     h.startStreaming();
     h.play('SSSSS');

@@ -313,8 +313,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
         withinMs: timing.captureStartMs,
       });
       // The gap starts here, not at the rejoin: End may come before the new page attaches (it
-      // shows End as soon as main's events reach it, while its settings still load), and the
-      // visit's record must still say how long it went without audio (issue 36).
+      // shows End as soon as main's events reach it, before its own recorder.state comes back),
+      // and the visit's record must still say how long it went without audio (issue 36).
       rejoinedAfter ??= lastChunkAt;
       // Paused, the watchdog is off and stays off: there is nothing to wait for.
       if (!pause) watchdog.arm(timing.captureStartMs);
