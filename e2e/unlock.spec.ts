@@ -173,6 +173,7 @@ test('a Bearer partner’s clinician: their own PIN opens the locked window; a w
     await saveAndGoBack(page);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     // The new-PIN screen starts clean: the refusal that blocked the old PIN is gone with its cause.
+    // (Longer than the usual 10 s: the token's check and this sign-in each wait on late answers.)
     await expect(page.getByTestId('pin-setup')).toBeVisible({ timeout: 30_000 });
     app.setServiceLatency(0);
     await expect(page.getByTestId('pin-setup').getByRole('alert')).toHaveCount(0);
