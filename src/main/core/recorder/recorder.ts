@@ -2,6 +2,7 @@ import { VisitClockBuilder, type VisitClock } from '../../../shared/visit-clock'
 import type { Clock, Logger } from '../ports';
 import type { StreamLinkChange, StreamPort } from '../stream/stream-port';
 import { PCM_BYTES_PER_MS, pcmDurationMs } from './audio-duration';
+import { AudioGaps } from './audio-gaps';
 import { PreRollBuffer } from './pre-roll-buffer';
 import {
   type CapturedChunk,
@@ -90,13 +91,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
   let elapsedMs = 0;
   let speech = false;
   let lastSeq: number | null = null;
-  /** When the last chunk came (the clock's ms), and when the capture before a rejoin last sent one. */
-  let lastChunkAt: number | null = null;
-  let rejoinedAfter: number | null = null;
-  /** A new capture joined since then (recorder.attach): only its first chunk closes a gap. */
-  let captureReplaced = false;
   /** The visit's time with no audio across rejoins (issue 37: shown and kept in its record). */
-  let missingAudioMs = 0;
+  const gaps = new AudioGaps();
   /** The capture sent its final chunk (End): nothing more of it may follow. */
   let captureFinished = false;
   let failure: RecorderSnapshot['failure'] = null;
@@ -134,7 +130,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       bytesAcked: acked,
       backlogMs: Math.max(0, appended - acked) / PCM_BYTES_PER_MS,
       failure,
-      missingAudioMs,
+      missingAudioMs: gaps.missingMs,
     };
   }
 
@@ -270,15 +266,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       if (lifecycle !== 'active' || !acceptSeq(chunk)) return;
       speech = chunk.speech;
       const ms = pcmDurationMs(chunk.pcm);
-      const now = clock.now();
-      if (rejoinedAfter !== null) {
-        // The same capture sending on means the page that went away was another one (a second
-        // tab in browser mode): nothing was missed.
-        if (captureReplaced) missingAudioMs += Math.max(0, Math.round(now - rejoinedAfter - ms));
-        rejoinedAfter = null;
-        captureReplaced = false;
-      }
-      lastChunkAt = now;
+      gaps.chunk(clock.now(), ms);
       if (pause?.kind === 'manual') return emit(); // privacy: dropped, neither sent nor kept
 
       // Its place on the visit clock stays with it, also in the pre-roll: sent after a pause, it
@@ -312,10 +300,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       log.info('recorder: the capturing page went away; waiting for it to rejoin', {
         withinMs: timing.captureStartMs,
       });
-      // The gap starts here, not at the rejoin: End may come before the new page attaches (it
-      // shows End as soon as main's events reach it, before its own recorder.state comes back),
-      // and the visit's record must still say how long it went without audio (issue 36).
-      rejoinedAfter ??= lastChunkAt;
+      gaps.detached();
       // Paused, the watchdog is off and stays off: there is nothing to wait for.
       if (!pause) watchdog.arm(timing.captureStartMs);
     },
@@ -325,10 +310,7 @@ export function createRecorder(options: RecorderOptions): Recorder {
       log.info('recorder: a new capture joins the recording', { afterSeq: lastSeq });
       lastSeq = null;
       captureFinished = false;
-      captureReplaced = true;
-      // Its first chunk says how long the visit went without audio (a rejoin before any chunk, none).
-      // Usually set at the detach already; a renderer that crashed may not have said goodbye.
-      rejoinedAfter ??= lastChunkAt;
+      gaps.attached();
       if (!pause) watchdog.arm(timing.captureStartMs);
     },
 
@@ -359,13 +341,8 @@ export function createRecorder(options: RecorderOptions): Recorder {
       if (lifecycle !== 'active') {
         return Promise.reject(new Error(`Cannot end a recording that is ${displayState()}.`));
       }
-      // Ended after a reload before the new page sent anything (End pressed while its microphone
-      // was still opening): the time since the old page's last chunk had no audio, and the
-      // visit's record says so as it does for a gap the new page's first chunk closes (issue 37).
-      if (rejoinedAfter !== null) {
-        missingAudioMs += Math.max(0, Math.round(clock.now() - rejoinedAfter));
-        rejoinedAfter = null;
-      }
+      // A reload's gap still open (End before the new page sent anything) is kept to End.
+      gaps.ended(clock.now());
       // Paused audio is not part of the visit: nothing more to send, no RESUME.
       stopEverything();
       lifecycle = 'ending';
