@@ -1,5 +1,5 @@
 import { expect, startVisit, test, useExternalService } from './support/external-service';
-import { untilRecorded } from './support/workspace';
+import { secondsWithoutAudio, untilRecorded } from './support/workspace';
 
 /**
  * Issue 36, as a fresh-clone CI run on a busy machine met it: after a reload mid-visit, the new
@@ -73,8 +73,7 @@ for (const ack of [true, false]) {
       // The visit went without audio from the old page's last chunk to End, and its record says so.
       const gapS = (endPressedAt - watched.audio.chunks.at(-1)!.sentAt) / 1_000;
       expect(gapS, 'seconds from the old page’s last chunk to End').toBeGreaterThan(2);
-      const line = (await page.getByTestId('visit-line').textContent()) ?? '';
-      const missingS = Number(/· (\d+) s without audio \(the window reloaded\)/.exec(line)?.[1]);
+      const { line, seconds: missingS } = await secondsWithoutAudio(page);
       expect(missingS, `seconds without audio in "${line}"`).toBeGreaterThanOrEqual(Math.floor(gapS) - 1);
       expect(missingS, `seconds without audio in "${line}"`).toBeLessThanOrEqual(Math.ceil(gapS) + 1);
     });

@@ -2,7 +2,7 @@ import { FAKE_DEVICES_STARVE, keepBusy, loadLeavesFakeDevicesFed } from './suppo
 import { expect, startVisit, test, useExternalService, type Watched } from './support/external-service';
 import type { SandboxProcess } from '../sandbox/test-support/sandbox-process';
 import type { Page } from '@playwright/test';
-import { tryTheDemo, untilRecorded } from './support/workspace';
+import { secondsWithoutAudio, tryTheDemo, untilRecorded } from './support/workspace';
 
 /**
  * Issue 37, finding 1, as a clinician meets it: a 2-core laptop busy with something else (two
@@ -69,8 +69,7 @@ async function expectEveryChunkAtTheService(
   if (restart < 0) {
     // Main counts to End's call, which comes a moment after the press on a busy machine.
     const gapS = (endPressedAt - watched.audio.chunks.at(-1)!.sentAt) / 1_000;
-    const line = (await page.getByTestId('visit-line').textContent()) ?? '';
-    const missingS = Number(/· (\d+) s without audio \(the window reloaded\)/.exec(line)?.[1] ?? 0);
+    const { line, seconds: missingS } = await secondsWithoutAudio(page);
     expect(
       missingS,
       `seconds without audio in "${line}", ${gapS.toFixed(2)} s from the last chunk to End`,

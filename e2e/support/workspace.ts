@@ -90,6 +90,16 @@ export async function recordedSeconds(page: Page): Promise<number> {
 }
 
 /**
+ * The visit's line after End (`visit-line`) and the seconds without audio it keeps for a reload
+ * ("· N s without audio (the window reloaded)"); 0 when it keeps none.
+ */
+export async function secondsWithoutAudio(page: Page): Promise<{ line: string; seconds: number }> {
+  const line = (await page.getByTestId('visit-line').textContent()) ?? '';
+  const shown = /· (\d+) s without audio \(the window reloaded\)/.exec(line)?.[1];
+  return { line, seconds: Number(shown ?? 0) };
+}
+
+/**
  * Waits until the visit's clock shows at least `seconds`. The clock counts the audio main has
  * received: on a busy machine chunks held for a moment arrive together and move it on by several
  * seconds at once, so a wait for one exact second could miss it (issue 36, the test's timing).
