@@ -189,13 +189,16 @@ function echoWindows(found: TurnsAtService, received: Int16Array): EchoWindow[] 
       // fit can tell them apart, and the turn says nothing of the echo.
       if (low + echoDelay - ONE_COPY <= turn.lag && turn.lag <= high + echoDelay + ONE_COPY) return [];
       // Whole reads from the turn before, from one read under the lower neighbour to one over the
-      // higher; each fitted once.
+      // higher; each fitted once. A place where the echo would fall on the call's copy (a read
+      // outside the band above) is no reading: the two are one sound, and a fit of two equal
+      // copies is 0/0, NaN dB, which no later place could beat (stop 51's CI read NaN once).
       const first = before.lag - FAKE_READ * (Math.floor((before.lag - low) / FAKE_READ) + 1);
-      let best = { window: windowAt(first), db: fit(windowAt(first)) };
-      for (let lag = first + FAKE_READ; lag <= high + FAKE_READ; lag += FAKE_READ) {
+      let best: { window: EchoWindow; db: number } | undefined;
+      for (let lag = first; lag <= high + FAKE_READ; lag += FAKE_READ) {
+        if (Math.abs(lag + echoDelay - turn.lag) <= ONE_COPY) continue;
         const db = fit(windowAt(lag));
-        if (db > best.db) best = { window: windowAt(lag), db };
+        if (best === undefined || db > best.db) best = { window: windowAt(lag), db };
       }
-      return [best.window];
+      return best === undefined ? [] : [best.window];
     });
 }
