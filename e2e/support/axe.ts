@@ -4,6 +4,9 @@ import { expect, type Page } from '@playwright/test';
 /** Scans that may each be spoiled by a transition starting inside them before the check gives up. */
 const SCANS_BEFORE_GIVING_UP = 3;
 
+/** The events by which a page says a transition or an animation has started. */
+const MOTION_STARTS = ['transitionrun', 'animationstart'];
+
 /**
  * axe-core over the whole page (WCAG 2.x A and AA rules): no serious or critical violation. The
  * message lists each rule with the elements it found, so a failure says what to fix. The verdict
@@ -13,11 +16,11 @@ const SCANS_BEFORE_GIVING_UP = 3;
 export async function expectAccessible(page: Page, screen: string): Promise<void> {
   for (let scan = 1; ; scan += 1) {
     await untilTransitionsEnd(page);
-    await page.evaluate(startNotingMotion);
+    await page.evaluate(startNotingMotion, MOTION_STARTS);
     const { violations } = await new AxeBuilder({ page })
       .withTags(['wcag2a', 'wcag2aa', 'wcag21aa'])
       .analyze();
-    const moved = await page.evaluate(stopNotingMotion);
+    const moved = await page.evaluate(stopNotingMotion, MOTION_STARTS);
     if (moved.length === 0) {
       const serious = violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -57,7 +60,7 @@ async function untilTransitionsEnd(page: Page): Promise<void> {
  * appears, and that section's controls fade in (measured: the scan read them at 1.53:1 and
  * 4.45:1 mid-fade, in the dark theme, with three visits at once).
  */
-function startNotingMotion(): void {
+function startNotingMotion(motionStarts: string[]): void {
   const noted: string[] = [];
   const note = (event: Event): void => {
     const target = event.target as Element;
@@ -66,17 +69,19 @@ function startNotingMotion(): void {
       `${what} of ${target.getAttribute('aria-label') ?? target.getAttribute('class') ?? target.tagName} started`,
     );
   };
-  for (const type of ['transitionrun', 'animationstart']) document.addEventListener(type, note, true);
+  for (const type of motionStarts) document.addEventListener(type, note, true);
   (window as unknown as Record<string, unknown>).__scanMotion = { noted, note };
 }
 
-/** Stops noting and says what started since startNotingMotion (a page loaded since counts). */
-function stopNotingMotion(): string[] {
+/**
+ * Stops noting and says what started since startNotingMotion (a page loaded since counts). Both
+ * run in the page, so the event names come in as an argument rather than from this module.
+ */
+function stopNotingMotion(motionStarts: string[]): string[] {
   const holder = window as unknown as Record<string, { noted: string[]; note: EventListener } | undefined>;
   const motion = holder.__scanMotion;
   if (motion === undefined) return ['a new page'];
-  for (const type of ['transitionrun', 'animationstart'])
-    document.removeEventListener(type, motion.note, true);
+  for (const type of motionStarts) document.removeEventListener(type, motion.note, true);
   delete holder.__scanMotion;
   return motion.noted;
 }
